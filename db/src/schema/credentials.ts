@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, ts } from './columns';
+import { organizations, users } from './orgs';
+
+/** Every token below is stored only as the hex SHA-256 of its value. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** How the session was minted: login, magic_link, invitation, switch_org, idp. */
+    origin: text('origin').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('agents_org_idx').on(t.orgId, t.createdAt)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    /** The owner: the key acts with this user's role (intersected with the agent permissions). */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    label: text('label').notNull().default(''),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId, t.createdAt), index('api_keys_agent_idx').on(t.agentId)],
+);
+
+export const magicLinkTokens = pgTable(
+  'magic_link_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    email: text('email').notNull(),
+    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('magic_link_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Storage of the OAuth authorization server (clients, grants, codes, access and refresh tokens,
+ * interactions). `id_hash` is the SHA-256 of the record id, because opaque token ids are the
+ * tokens themselves. Token rows also carry user, org and client so the resource process
+ * resolves an access token with one indexed lookup.
+ */
+export const oauthRecords = pgTable(
+  'oauth_records',
+  {
+    model: text('model').notNull(),
+    idHash: text('id_hash').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: text('grant_id'),
+    uid: text('uid'),
+    userCode: text('user_code'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    clientId: text('client_id'),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at'),
+    consumedAt: ts('consumed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.idHash] }),
+    index('oauth_records_grant_idx').on(t.grantId).where(sql`${t.grantId} is not null`),
+    index('oauth_records_uid_idx').on(t.uid).where(sql`${t.uid} is not null`),
+    index('oauth_records_expires_idx').on(t.expiresAt),
+  ],
+);

@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, timestamps } from './columns';
+import { items } from './items';
+import { organizations, users } from './orgs';
+
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    /** HMAC key: kept readable because every delivery is signed with it. */
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    ...timestamps(),
+  },
+  (t) => [index('webhooks_org_idx').on(t.orgId, t.createdAt)],
+);
+
+export const inboundWebhooks = pgTable(
+  'inbound_webhooks',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt)],
+);
+
+/** One row per outbound HTTP attempt, callback or webhook. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Stable across retries of the same delivery (X-Service-Delivery). */
+    deliveryId: uuid('delivery_id').notNull(),
+    kind: text('kind', { enum: ['callback', 'webhook'] }).notNull(),
+    webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    url: text('url').notNull(),
+    attempt: integer('attempt').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('delivery_attempts_org_idx').on(t.orgId, t.id.desc()),
+    index('delivery_attempts_delivery_idx').on(t.deliveryId),
+    index('delivery_attempts_webhook_idx')
+      .on(t.webhookId, t.id.desc())
+      .where(sql`${t.webhookId} is not null`),
+  ],
+);

@@ -1,0 +1,181 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, timestamps, ts, tsvector } from './columns';
+import { agents } from './credentials';
+import { organizations } from './orgs';
+
+export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expired', 'withdrawn'] as const;
+export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
+export const actorTypes = ['user', 'agent', 'system'] as const;
+
+export const channels = pgTable(
+  'channels',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mode: text('mode').notNull().default('open'),
+    description: text('description').notNull().default(''),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
+);
+
+export const items = pgTable(
+  'items',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    message: text('message'),
+    level: text('level', { enum: itemLevels }).notNull().default('info'),
+    priority: integer('priority').notNull().default(2),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'set null' }),
+    tags: text('tags').array().notNull().default([]),
+    form: jsonb('form'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    callbackUrl: text('callback_url'),
+    deadlineAt: ts('deadline_at'),
+    status: text('status', { enum: itemStatuses }).notNull().default('open'),
+    /** The status an archived item returns to on unarchive. */
+    statusBeforeArchive: text('status_before_archive', { enum: itemStatuses }),
+    response: jsonb('response'),
+    answeredAt: ts('answered_at'),
+    answeredByType: text('answered_by_type', { enum: actorTypes }),
+    answeredById: uuid('answered_by_id'),
+    ackedAt: ts('acked_at'),
+    snoozedUntil: ts('snoozed_until'),
+    pinned: boolean('pinned').notNull().default(false),
+    archivedAt: ts('archived_at'),
+    createdByType: text('created_by_type', { enum: actorTypes }).notNull(),
+    createdById: uuid('created_by_id'),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL =>
+        sql`to_tsvector('simple', coalesce(${items.title}, '') || ' ' || coalesce(${items.message}, ''))`,
+    ),
+    ...timestamps(),
+  },
+  (t) => [
+    // Lists: pinned first, newest first (ids are UUID v7), keyset on (pinned, id).
+    index('items_org_list_idx').on(t.orgId, t.pinned.desc(), t.id.desc()),
+    index('items_org_status_idx').on(t.orgId, t.status, t.pinned.desc(), t.id.desc()),
+    index('items_org_channel_idx').on(t.orgId, t.channelId, t.pinned.desc(), t.id.desc()),
+    index('items_search_idx').using('gin', t.search),
+    index('items_deadline_idx')
+      .on(t.deadlineAt)
+      .where(sql`${t.status} = 'open' and ${t.deadlineAt} is not null`),
+    check('items_priority', sql`${t.priority} between 0 and 4`),
+  ],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    actorType: text('actor_type', { enum: actorTypes }).notNull(),
+    actorId: uuid('actor_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('comments_item_idx').on(t.itemId, t.id)],
+);
+
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('attachments_item_idx').on(t.itemId, t.id)],
+);
+
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    actorType: text('actor_type', { enum: actorTypes }).notNull(),
+    actorId: uuid('actor_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_entries_org_idx').on(t.orgId, t.id.desc()),
+    index('audit_entries_item_idx').on(t.itemId, t.id),
+    index('audit_entries_created_idx').on(t.createdAt),
+  ],
+);
+
+export const templates = pgTable(
+  'templates',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** Item-creation fields the template fills in when a request leaves them out. */
+    fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default({}),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('templates_org_name_key').on(t.orgId, t.name)],
+);
+
+/**
+ * Ordered log of item events for the real-time streams: a resumable stream reads
+ * everything after a `Last-Event-ID` from here.
+ */
+export const events = pgTable(
+  'events',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    id: uuid('id').notNull().unique(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    itemId: uuid('item_id'),
+    agentId: uuid('agent_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_org_seq_idx').on(t.orgId, t.seq), index('events_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, timestamps, ts } from './columns';
+
+export const organizations = pgTable('organizations', {
+  id: id(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+  isPersonal: boolean('is_personal').notNull().default(false),
+  /** Signs callbacks to items' callback_url; shown to org.manage holders. */
+  callbackSecret: text('callback_secret')
+    .notNull()
+    .$defaultFn(() => randomBytes(32).toString('hex'))
+    // gen_random_uuid() draws from the strong generator: two of them give 244 random bits.
+    .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+  ...timestamps(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    name: text('name'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+);
+
+/** A login through an external identity provider, linked to one user. */
+export const identityLinks = pgTable(
+  'identity_links',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    providerUserId: text('provider_user_id').notNull(),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('identity_links_provider_key').on(t.provider, t.providerUserId),
+    index('identity_links_user_idx').on(t.userId),
+  ],
+);
+
+export const roles = pgTable(
+  'roles',
+  {
+    id: id(),
+    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    isSystem: boolean('is_system').notNull().default(false),
+    permissions: text('permissions').array().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('roles_org_name_key').on(t.orgId, t.name).where(sql`${t.orgId} is not null`),
+    uniqueIndex('roles_system_name_key').on(t.name).where(sql`${t.orgId} is null`),
+    check('roles_system_has_no_org', sql`${t.isSystem} = (${t.orgId} is null)`),
+  ],
+);
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('memberships_org_user_key').on(t.orgId, t.userId),
+    index('memberships_user_idx').on(t.userId),
+    index('memberships_role_idx').on(t.roleId),
+  ],
+);
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('teams_org_slug_key').on(t.orgId, t.slug)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+);
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id),
+    kind: text('kind', { enum: ['email', 'link'] }).notNull(),
+    /** Bound address for email invitations; null for link invitations. */
+    email: text('email'),
+    codeHash: text('code_hash').notNull().unique(),
+    maxUses: integer('max_uses').notNull().default(1),
+    useCount: integer('use_count').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('invitations_org_idx').on(t.orgId, t.createdAt),
+    check('invitations_email_kind', sql`(${t.kind} = 'email') = (${t.email} is not null)`),
+    check('invitations_uses', sql`${t.useCount} >= 0 and ${t.useCount} <= ${t.maxUses}`),
+  ],
+);

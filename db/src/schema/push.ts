@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, timestamps, ts } from './columns';
+import { items } from './items';
+import { organizations, users } from './orgs';
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** For browsers: the push subscription JSON string. */
+    deviceToken: text('device_token').notNull().unique(),
+    platform: text('platform', { enum: ['mobile', 'webpush'] }).notNull(),
+    ...timestamps(),
+  },
+  (t) => [index('devices_user_idx').on(t.userId)],
+);
+
+export const pushQueue = pgTable(
+  'push_queue',
+  {
+    id: id(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    permanentlyFailed: boolean('permanently_failed').notNull().default(false),
+    lastError: text('last_error'),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('push_queue_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null and not ${t.permanentlyFailed}`),
+  ],
+);
+
+const hhmm = (col: string) => sql.raw(`${col} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`);
+
+/** A user's push preferences: quiet hours (may wrap past midnight), mutes and a minimum level. */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    quietHoursEnabled: boolean('quiet_hours_enabled').notNull().default(false),
+    quietHoursStart: text('quiet_hours_start').notNull().default('22:00'),
+    quietHoursEnd: text('quiet_hours_end').notNull().default('07:00'),
+    quietHoursAllowLevels: text('quiet_hours_allow_levels').notNull().default('error'),
+    timezone: text('timezone').notNull().default('UTC'),
+    mutedChannels: uuid('muted_channels').array().notNull().default([]),
+    minLevel: text('min_level', { enum: ['info', 'warning', 'error', 'success'] })
+      .notNull()
+      .default('info'),
+    ...timestamps(),
+  },
+  () => [
+    check('notification_preferences_start', hhmm('quiet_hours_start')),
+    check('notification_preferences_end', hhmm('quiet_hours_end')),
+  ],
+);

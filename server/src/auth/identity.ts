@@ -1,0 +1,81 @@
+import type { Sql } from '@beckon/db';
+import { agentPermissions } from './permissions';
+import { hashToken } from './tokens';
+
+export type IdentitySource = 'session' | 'api_key';
+
+/** Who is calling, resolved from the bearer token; the tenant always comes from here. */
+export type Identity = {
+  userId: string;
+  orgId: string;
+  agentId: string | null;
+  source: IdentitySource;
+  /** Set when the token is an OAuth access token issued to a third-party client. */
+  clientId: string | null;
+  /** The credential's own id (session, API key or OAuth token hash). */
+  credentialId: string;
+  role: string;
+  permissions: string[];
+};
+
+type Row = {
+  user_id: string;
+  org_id: string;
+  agent_id: string | null;
+  kind: 'session' | 'api_key' | 'oauth';
+  client_id: string | null;
+  credential_id: string;
+  role: string;
+  permissions: string[];
+};
+
+/**
+ * One indexed round trip: the token's hash is looked up as a session, then an API key, then an
+ * OAuth access token; only live credentials of a current member match. Nothing is cached, so a
+ * revoked credential fails on the very next request.
+ */
+export async function resolveIdentity(sql: Sql, token: string): Promise<Identity | null> {
+  const hash = hashToken(token);
+  const rows = await sql<Row[]>`
+    with credential as (
+      select s.user_id, s.org_id, null::uuid as agent_id, 'session' as kind, null as client_id,
+             s.id::text as credential_id, 1 as rank
+        from sessions s
+       where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()
+      union all
+      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, 2
+        from api_keys k
+       where k.token_hash = ${hash} and k.revoked_at is null
+         and (k.expires_at is null or k.expires_at > now())
+      union all
+      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, 3
+        from oauth_records o
+       where o.model = 'AccessToken' and o.id_hash = ${hash} and o.consumed_at is null
+         and (o.expires_at is null or o.expires_at > now())
+    )
+    select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, r.name as role, r.permissions
+      from credential c
+      join memberships m on m.org_id = c.org_id and m.user_id = c.user_id
+      join roles r on r.id = m.role_id
+     order by c.rank
+     limit 1`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    userId: row.user_id,
+    orgId: row.org_id,
+    agentId: row.agent_id,
+    source: row.kind === 'api_key' ? 'api_key' : 'session',
+    clientId: row.client_id,
+    credentialId: row.credential_id,
+    role: row.role,
+    permissions: row.kind === 'api_key' ? agentPermissions(row.permissions) : row.permissions,
+  };
+}
+
+/** Reads the token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}

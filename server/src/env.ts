@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** The only place that reads process.env: every setting, validated once at boot. */
+const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no', ''] });
+const port = z.coerce.number().int().min(0).max(65535);
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+const tenChars = optional.pipe(z.string().length(10, 'must be 10 characters').optional());
+
+export const ZEnv = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: port.default(3000),
+    AUTH_PORT: port.default(3001),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+    EMBEDDED_POSTGRES_PORT: port.default(5488),
+    RUN_WORKER: bool.default(true),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+    ISSUER_URL: z.url().default('http://localhost:3001'),
+    RESOURCE_URL: z.url().default('http://localhost:3000'),
+    APP_URL: z.url().default('http://localhost:5173'),
+    OAUTH_SIGNING_KEY: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
+    DEV_LOGIN_ENABLED: bool.default(false),
+    ALLOW_PRIVATE_DESTINATIONS: bool.default(false),
+    SMTP_HOST: optional,
+    SMTP_PORT: port.default(587),
+    SMTP_USER: optional,
+    SMTP_PASS: optional,
+    SMTP_FROM: z.string().min(3).default('Beckon <no-reply@beckon.localhost>'),
+    IDP_A_CLIENT_ID: optional,
+    IDP_A_CLIENT_SECRET: optional,
+    IDP_B_CLIENT_ID: optional,
+    IDP_B_CLIENT_SECRET: optional,
+    IDP_C_CLIENT_ID: optional,
+    IDP_C_TEAM_ID: tenChars,
+    IDP_C_KEY_ID: tenChars,
+    IDP_C_PRIVATE_KEY: optional.pipe(
+      z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+    ),
+    PAYMENT_SECRET_KEY: optional,
+    PAYMENT_WEBHOOK_SECRET: optional,
+    PAYMENT_PRICE_TEAM: optional,
+    PAYMENT_PRICE_ENTERPRISE: optional,
+    PUSH_SERVICE_ACCOUNT_JSON: optional.pipe(
+      z
+        .string()
+        .refine((v) => isJsonObject(v), 'must be a service-account key in JSON')
+        .optional(),
+    ),
+    PUSH_VAPID_KEY: optional,
+    PUSH_API_KEY: optional,
+    PUSH_PROJECT_ID: optional,
+    PUSH_APP_ID: optional,
+    PUSH_MESSAGING_SENDER_ID: optional,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    if (!env.OAUTH_SIGNING_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEY'], message: 'is required in production' });
+    }
+    if (env.DEV_LOGIN_ENABLED) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEV_LOGIN_ENABLED'],
+        message: 'must not be true in production',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof ZEnv>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Parses the environment; a wrong value throws a ConfigError naming each variable at fault. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = ZEnv.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,135 @@
+import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+
+export type ErrorBody = { error: string } & Record<string, unknown>;
+
+export type PlanLimit = { key: string; limit: number; current: number; upgrade_url: string };
+
+/**
+ * The one error type services throw. `status` and `body` are exactly what REST answers;
+ * tRPC and JSON-RPC carry the same body (see toTrpcCode and toJsonRpcError).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.error);
+    this.name = 'AppError';
+  }
+
+  static invalid(fields: Record<string, string>) {
+    return new AppError(400, { error: 'invalid request', fields });
+  }
+  static unauthorized(challenge: string) {
+    return new AppError(401, { error: 'unauthorized' }, { 'www-authenticate': challenge });
+  }
+  static paymentRequired(limit: PlanLimit) {
+    return new AppError(402, { error: 'plan_limit_exceeded', ...limit });
+  }
+  static permissionDenied(required: string) {
+    return new AppError(403, { error: 'permission denied', required });
+  }
+  static forbidden(reason: string) {
+    return new AppError(403, { error: reason });
+  }
+  static notFound() {
+    return new AppError(404, { error: 'not found' });
+  }
+  static conflict(reason: string, extra: Record<string, unknown> = {}) {
+    return new AppError(409, { error: reason, ...extra });
+  }
+  static gone(reason: string) {
+    return new AppError(410, { error: reason });
+  }
+  static payloadTooLarge(limit: number) {
+    return new AppError(413, { error: 'payload too large', limit });
+  }
+  static unsupportedMediaType() {
+    return new AppError(415, { error: 'unsupported media type: send application/json' });
+  }
+  static validationFailed(fields: Record<string, string>) {
+    return new AppError(422, { error: 'validation failed', fields });
+  }
+  static rateLimited(retryAfterSeconds: number) {
+    return new AppError(429, { error: 'rate limited' }, { 'retry-after': String(retryAfterSeconds) });
+  }
+  static unavailable(reason: string) {
+    return new AppError(503, { error: reason });
+  }
+  static internal() {
+    return new AppError(500, { error: 'internal error' });
+  }
+}
+
+/** `{ "a.b": "message" }` from zod issues; the root is named `body`. */
+export function fieldsFromZod(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : 'body';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+const isZodError = (e: unknown): e is { issues: z.core.$ZodIssue[] } =>
+  e instanceof Error && e.name === 'ZodError' && Array.isArray((e as { issues?: unknown }).issues);
+
+/** Any error thrown on a request path, as the AppError the client will see. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof AppError) return error.cause;
+    if (isZodError(error.cause)) return AppError.invalid(fieldsFromZod(error.cause.issues));
+    switch (error.code) {
+      case 'PARSE_ERROR':
+        return AppError.invalid({ body: 'malformed JSON' });
+      case 'BAD_REQUEST':
+        return AppError.invalid({ body: error.message });
+      case 'NOT_FOUND':
+      case 'METHOD_NOT_SUPPORTED':
+        return AppError.notFound();
+      case 'PAYLOAD_TOO_LARGE':
+        return AppError.payloadTooLarge(0);
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return AppError.unsupportedMediaType();
+    }
+  }
+  if (isZodError(error)) return AppError.invalid(fieldsFromZod(error.issues));
+  return AppError.internal();
+}
+
+const TRPC_CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  410: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export const toTrpcCode = (status: number): TRPC_ERROR_CODE_KEY =>
+  TRPC_CODES[status] ?? 'INTERNAL_SERVER_ERROR';
+
+/**
+ * JSON-RPC error for the agent interface: -32002 is the specification's quota code; the other
+ * application errors use -32000 - (status - 400), and invalid arguments the standard -32602.
+ */
+export function toJsonRpcError(error: AppError): { code: number; message: string; data: ErrorBody } {
+  const code =
+    error.status === 402
+      ? -32002
+      : error.status === 400 || error.status === 422
+        ? -32602
+        : error.status >= 500
+          ? -32603
+          : -32000 - (error.status - 400);
+  return { code, message: error.body.error, data: error.body };
+}

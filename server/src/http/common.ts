@@ -1,0 +1,32 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Deps } from '../deps';
+import { registerErrorHandling } from './errors';
+import { registerMetrics } from './metrics';
+import { registerHealth } from './ops';
+
+/** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export type AppOptions = {
+  name: 'resource' | 'auth';
+  routeOf?: Parameters<typeof registerMetrics>[1]['routeOf'];
+};
+
+/** A Fastify app with what both processes share: logging, errors, /health, /ready, /metrics. */
+export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.log.child({ process: options.name }) as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: true,
+  });
+  registerErrorHandling(app, BODY_LIMIT);
+  registerHealth(app, deps.sql);
+  registerMetrics(app, {
+    sql: deps.sql,
+    applicationName: `beckon-${options.name}`,
+    poolMax: deps.env.DATABASE_POOL_MAX,
+    jobs: options.name === 'resource',
+    routeOf: options.routeOf,
+  });
+  return app;
+}

@@ -1,0 +1,102 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import type { Env } from '../env';
+import type { AppRouter } from '../trpc/app-router';
+
+type Schema = Record<string, unknown>;
+const str = { type: 'string' };
+const fieldsMap = { type: 'object', additionalProperties: str, description: 'field (JSON path) to message' };
+
+/** The real error bodies (see errors.ts), documented in place of trpc-to-openapi's generic shape. */
+const ERROR_SCHEMAS: Record<string, Schema> = {
+  Error: { type: 'object', required: ['error'], properties: { error: str } },
+  InvalidRequest: {
+    type: 'object',
+    required: ['error', 'fields'],
+    properties: { error: str, fields: fieldsMap },
+  },
+  PlanLimitExceeded: {
+    type: 'object',
+    required: ['error', 'key', 'limit', 'current', 'upgrade_url'],
+    properties: {
+      error: { const: 'plan_limit_exceeded' },
+      key: str,
+      limit: { type: 'integer' },
+      current: { type: 'integer' },
+      upgrade_url: str,
+    },
+  },
+  PermissionDenied: {
+    type: 'object',
+    required: ['error', 'required'],
+    properties: { error: { const: 'permission denied' }, required: str },
+  },
+  Conflict: { type: 'object', required: ['error'], properties: { error: str, status: str } },
+  PayloadTooLarge: {
+    type: 'object',
+    required: ['error', 'limit'],
+    properties: { error: str, limit: { type: 'integer' } },
+  },
+  ValidationFailed: {
+    type: 'object',
+    required: ['error', 'fields'],
+    properties: { error: { const: 'validation failed' }, fields: fieldsMap },
+  },
+};
+
+const ERROR_RESPONSES: Record<string, [string, string]> = {
+  '400': ['InvalidRequest', 'Malformed JSON, wrong types or unknown fields'],
+  '401': ['Error', 'Missing, unknown, expired or revoked bearer token (WWW-Authenticate names the metadata)'],
+  '402': ['PlanLimitExceeded', 'Plan limit reached'],
+  '403': ['PermissionDenied', 'The caller lacks the required permission'],
+  '404': ['Error', 'Unknown id, or one that belongs to another organization'],
+  '409': ['Conflict', 'Not allowed in the current state'],
+  '410': ['Error', 'No longer available'],
+  '413': ['PayloadTooLarge', 'Body or attachment over the limit'],
+  '422': ['ValidationFailed', 'Form answer invalid'],
+  '429': ['Error', 'Rate limited (Retry-After says when to come back)'],
+  '500': ['Error', 'Internal error'],
+};
+
+const errorResponse = (status: string) => {
+  const [schema, description] = ERROR_RESPONSES[status] ?? ['Error', 'Error'];
+  return {
+    description,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+  };
+};
+
+export function openApiDocument(router: AppRouter, env: Env): OpenAPIObject {
+  const doc = generateOpenApiDocument(router, {
+    title: 'Beckon API',
+    description: 'Interactive notifications: agents ask, people answer, outcomes flow back.',
+    version: '0.1.0',
+    baseUrl: `${env.RESOURCE_URL}/api`,
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'Session token, API key or OAuth token' },
+    },
+  });
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...ERROR_SCHEMAS } };
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, Schema>)) {
+      const responses = (op.responses ?? {}) as Record<string, unknown>;
+      const statuses = new Set(Object.keys(responses).filter((s) => Number(s) >= 400 || s === 'default'));
+      statuses.delete('default');
+      statuses.add('400');
+      statuses.add('500');
+      if (op.security) statuses.add('401');
+      if (path.includes('{')) statuses.add('404');
+      delete responses.default;
+      for (const status of statuses) responses[status] = errorResponse(status);
+      op.responses = responses;
+    }
+  }
+  return doc;
+}
+
+/** Regexes of the documented paths, to label metrics by route template rather than raw URL. */
+export function routeTemplates(doc: OpenAPIObject, prefix: string): Array<[RegExp, string]> {
+  return Object.keys(doc.paths ?? {}).map((path) => {
+    const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+    return [new RegExp(`^${prefix}${pattern}$`), `${prefix}${path}`];
+  });
+}

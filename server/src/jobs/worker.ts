@@ -1,0 +1,32 @@
+import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import type { Deps } from '../deps';
+import { pruneExpired } from './prune-expired';
+
+/** Every task of the queue; each validates its payload and is safe to run twice. */
+export function taskList(deps: Deps): TaskList {
+  return {
+    prune_expired: async () => {
+      const counts = await pruneExpired(deps.sql);
+      deps.log.info({ counts }, 'pruned expired records');
+    },
+  };
+}
+
+const CRONTAB = '17 * * * * prune_expired';
+
+/** Starts graphile-worker on the shared database, with its logs in ours. */
+export function startWorker(deps: Deps, connectionString: string): Promise<Runner> {
+  const log = deps.log.child({ component: 'worker' });
+  const logger = new WorkerLogger(() => (level, message, meta) => {
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
+    log[method](meta ?? {}, message);
+  });
+  return run({
+    connectionString,
+    concurrency: deps.env.WORKER_CONCURRENCY,
+    taskList: taskList(deps),
+    crontab: CRONTAB,
+    logger,
+    noHandleSignals: true,
+  });
+}

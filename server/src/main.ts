@@ -1,0 +1,57 @@
+// `pnpm start`: the whole service on one machine. Opens the database (embedded PostgreSQL when
+// DATABASE_URL is unset), migrates it, then runs the authorization and resource processes as
+// children and stops everything, database included, on SIGINT / SIGTERM.
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from './database';
+import { ConfigError, loadEnv } from './env';
+import { createLogger } from './log';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function main() {
+  const env = loadEnv();
+  const log = createLogger(env, 'beckon');
+  const database = await openDatabase(env);
+  log.info(`database: ${database.description}`);
+
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    const exits = [...children.values()].map(
+      (child) =>
+        new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))),
+    );
+    for (const child of children.values()) child.kill('SIGTERM');
+    await Promise.all(exits);
+    await database.close();
+    log.info('stopped');
+    process.exit(code);
+  };
+
+  for (const kind of ['auth', 'resource'] as const) {
+    const child = fork(path.join(here, 'processes', `${kind}.ts`), {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
+    children.set(kind, child);
+    child.once('exit', (code) => {
+      if (stopping) return;
+      log.error({ kind, code }, 'process exited; stopping');
+      void stop(1);
+    });
+  }
+  log.info(
+    `resource process on http://${env.HOST}:${env.PORT}, authorization process on http://${env.HOST}:${env.AUTH_PORT}`,
+  );
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+import { runProcess } from './run';
+
+await runProcess('auth');

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { Runner } from 'graphile-worker';
+import { connect } from '../database';
+import type { Deps } from '../deps';
+import { type Env, loadEnv } from '../env';
+import { buildAuthApp } from '../http/auth';
+import { buildResourceApp } from '../http/resource';
+import { startWorker } from '../jobs/worker';
+import { createLogger } from '../log';
+
+type Kind = 'resource' | 'auth' | 'worker';
+
+/**
+ * Runs one process of the deployment on a database that is already migrated: the resource
+ * process (with the job worker unless RUN_WORKER=false), the authorization process, or the
+ * worker alone. Stops cleanly on SIGTERM / SIGINT.
+ */
+export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void> {
+  const log = createLogger(env, `beckon-${kind}`);
+  if (!env.DATABASE_URL) throw new Error(`the ${kind} process needs DATABASE_URL (pnpm start sets it)`);
+  const { sql, db } = connect(env, env.DATABASE_URL, `beckon-${kind}`);
+  const deps: Deps = { env, sql, db, log };
+
+  let app: FastifyInstance | undefined;
+  let worker: Runner | undefined;
+  if (kind === 'resource') app = await buildResourceApp(deps);
+  if (kind === 'auth') app = await buildAuthApp(deps);
+  if (kind === 'worker' || (kind === 'resource' && env.RUN_WORKER)) {
+    worker = await startWorker(deps, env.DATABASE_URL);
+  }
+  if (app) {
+    const port = kind === 'auth' ? env.AUTH_PORT : env.PORT;
+    await app.listen({ host: env.HOST, port });
+  }
+  log.info({ kind }, 'started');
+
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'stopping');
+    await app?.close();
+    await worker?.stop();
+    await sql.end({ timeout: 5 });
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

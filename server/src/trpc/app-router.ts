@@ -1,0 +1,10 @@
+import { identityRouter } from '../modules/identity/router';
+import { createCallerFactory, router } from './init';
+
+/** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
+export const appRouter = router({
+  identity: identityRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import { bearerToken, type Identity } from '../auth/identity';
+import type { Deps } from '../deps';
+
+export type Context = {
+  deps: Deps;
+  /** The bearer token, if any; resolved into `identity` by authedProcedure. */
+  token: string | null;
+  identity: Identity | null;
+  idempotencyKey: string | null;
+};
+
+const header = (req: FastifyRequest, name: string) => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : null;
+};
+
+export function contextFactory(deps: Deps) {
+  return ({ req }: { req: FastifyRequest }): Context => ({
+    deps,
+    token: bearerToken(header(req, 'authorization') ?? undefined),
+    identity: null,
+    idempotencyKey: header(req, 'idempotency-key'),
+  });
+}
