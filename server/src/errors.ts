@@ -66,9 +66,13 @@ export class AppError extends Error {
 /** `{ "a.b": "message" }` from zod issues; the root is named `body`. */
 export function fieldsFromZod(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const fields: Record<string, string> = {};
+  const name = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : 'body');
   for (const issue of issues) {
-    const key = issue.path.length ? issue.path.map(String).join('.') : 'body';
-    fields[key] ??= issue.message;
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[name([...issue.path, key])] ??= 'unknown field';
+    } else {
+      fields[name(issue.path)] ??= issue.message;
+    }
   }
   return fields;
 }

@@ -1,6 +1,5 @@
-import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Env } from '../env';
-import type { AppRouter } from '../trpc/app-router';
 
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };
@@ -65,7 +64,7 @@ const errorResponse = (status: string) => {
   };
 };
 
-export function openApiDocument(router: AppRouter, env: Env): OpenAPIObject {
+export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Beckon API',
     description: 'Interactive notifications: agents ask, people answer, outcomes flow back.',

@@ -1,17 +1,21 @@
+import type { AnyTRPCRouter } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import type { Deps } from '../deps';
 import { toAppError } from '../errors';
-import { type AppRouter, appRouter } from '../trpc/app-router';
+import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
 import { createBaseApp } from './common';
 import { captureAppError } from './errors';
 import { openApiDocument, routeTemplates } from './openapi';
 
 /** The resource process (port 3000): /api (REST from the tRPC procedures), /trpc, operations. */
-export async function buildResourceApp(deps: Deps): Promise<FastifyInstance> {
-  const document = openApiDocument(appRouter, deps.env);
+export async function buildResourceApp(
+  deps: Deps,
+  router: AnyTRPCRouter = appRouter,
+): Promise<FastifyInstance> {
+  const document = openApiDocument(router, deps.env);
   const templates = routeTemplates(document, '/api');
   const app = createBaseApp(deps, {
     name: 'resource',
@@ -25,9 +29,9 @@ export async function buildResourceApp(deps: Deps): Promise<FastifyInstance> {
   app.get('/api/openapi.json', async () => document);
   acceptBodilessActions(app);
 
-  await app.register(fastifyTRPCOpenApiPlugin<AppRouter>, {
+  await app.register(fastifyTRPCOpenApiPlugin<AnyTRPCRouter>, {
     basePath: '/api',
-    router: appRouter,
+    router,
     createContext,
     responseMeta: ({ errors }) => (errors[0] ? { status: toAppError(errors[0]).status } : {}),
     onError: ({ error, req }) => {
@@ -38,13 +42,13 @@ export async function buildResourceApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
-      router: appRouter,
+      router,
       createContext,
       responseMeta: ({ errors }) => (errors[0] ? { status: toAppError(errors[0]).status } : {}),
       onError: ({ error }) => {
         if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
       },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    } satisfies FastifyTRPCPluginOptions<AnyTRPCRouter>['trpcOptions'],
   });
   return app;
 }

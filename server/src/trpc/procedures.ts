@@ -17,3 +17,5 @@ export const permissionProcedure = (permission: string) =>
     if (!can(ctx.identity.permissions, permission)) throw AppError.permissionDenied(permission);
     return next();
   });
+
+export { publicProcedure };

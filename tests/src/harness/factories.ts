@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { type Db, schema } from '@beckon/db';
+import { generateToken, hashToken } from '@beckon/server/auth/tokens';
+import { and, eq, isNull } from 'drizzle-orm';
+
+const DAY = 24 * 3600 * 1000;
+const unique = () => randomUUID().slice(0, 8);
+
+export type SystemRole = 'owner' | 'admin' | 'member' | 'viewer';
+
+/** Rows for tests, written straight to the database; credentials come back with their raw token. */
+export class Factories {
+  constructor(private readonly db: Db) {}
+
+  async org(options: { name?: string; personal?: boolean } = {}) {
+    const name = options.name ?? `Org ${unique()}`;
+    const [org] = await this.db
+      .insert(schema.organizations)
+      .values({ name, slug: `org-${unique()}`, isPersonal: options.personal ?? false })
+      .returning();
+    return org!;
+  }
+
+  async user(options: { email?: string; name?: string } = {}) {
+    const [user] = await this.db
+      .insert(schema.users)
+      .values({ email: options.email ?? `user-${unique()}@example.test`, name: options.name ?? 'Test User' })
+      .returning();
+    return user!;
+  }
+
+  async systemRole(name: SystemRole) {
+    const [role] = await this.db
+      .select()
+      .from(schema.roles)
+      .where(and(eq(schema.roles.name, name), isNull(schema.roles.orgId)));
+    return role!;
+  }
+
+  async member(orgId: string, userId: string, role: SystemRole | { id: string } = 'owner') {
+    const roleId = typeof role === 'string' ? (await this.systemRole(role)).id : role.id;
+    const [membership] = await this.db
+      .insert(schema.memberships)
+      .values({ orgId, userId, roleId })
+      .returning();
+    return membership!;
+  }
+
+  async session(
+    userId: string,
+    orgId: string,
+    options: { expiresAt?: Date; revokedAt?: Date; token?: string } = {},
+  ) {
+    const token = options.token ?? generateToken();
+    const [session] = await this.db
+      .insert(schema.sessions)
+      .values({
+        tokenHash: hashToken(token),
+        userId,
+        orgId,
+        origin: 'login',
+        expiresAt: options.expiresAt ?? new Date(Date.now() + 30 * DAY),
+        revokedAt: options.revokedAt,
+      })
+      .returning();
+    return { ...session!, token };
+  }
+
+  async agent(orgId: string, createdBy?: string) {
+    const [agent] = await this.db
+      .insert(schema.agents)
+      .values({ orgId, name: `agent-${unique()}`, createdBy })
+      .returning();
+    return agent!;
+  }
+
+  async apiKey(
+    orgId: string,
+    userId: string,
+    options: { agentId?: string; expiresAt?: Date; revokedAt?: Date; token?: string } = {},
+  ) {
+    const token = options.token ?? generateToken();
+    const agentId = options.agentId ?? (await this.agent(orgId, userId)).id;
+    const [key] = await this.db
+      .insert(schema.apiKeys)
+      .values({
+        tokenHash: hashToken(token),
+        orgId,
+        agentId,
+        userId,
+        label: 'test key',
+        expiresAt: options.expiresAt,
+        revokedAt: options.revokedAt,
+      })
+      .returning();
+    return { ...key!, token };
+  }
+
+  /** An organization with one member of the given role, signed in. */
+  async account(role: SystemRole = 'owner') {
+    const org = await this.org();
+    const user = await this.user();
+    await this.member(org.id, user.id, role);
+    const session = await this.session(user.id, org.id);
+    return { org, user, token: session.token, session };
+  }
+}

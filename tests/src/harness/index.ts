@@ -1,0 +1,5 @@
+export { createTestDatabase, type TestDatabase } from './database';
+export { Factories, type SystemRole } from './factories';
+export { HttpClient, type HttpResponse } from './http';
+export { freePort } from './ports';
+export { startTestServer, type TestServer, type TestServerOptions } from './server';

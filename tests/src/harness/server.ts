@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connect } from '@beckon/server/database';
+import type { Deps } from '@beckon/server/deps';
+import { loadEnv } from '@beckon/server/env';
+import { buildAuthApp } from '@beckon/server/http/auth';
+import { buildResourceApp } from '@beckon/server/http/resource';
+import { createLogger } from '@beckon/server/log';
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { FastifyInstance } from 'fastify';
+import { createTestDatabase, type TestDatabase } from './database';
+import { HttpClient } from './http';
+
+export type TestServer = {
+  database: TestDatabase;
+  deps: Deps;
+  resource: HttpClient;
+  auth: HttpClient;
+  close: () => Promise<void>;
+};
+
+export type TestServerOptions = {
+  env?: Record<string, string>;
+  /** Serve this router on the resource process instead of the application's. */
+  router?: AnyTRPCRouter;
+};
+
+const listen = async (app: FastifyInstance) => {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+};
+
+/** Both processes on their own cloned database, listening on free loopback ports. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-test-data-'));
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_DESTINATIONS: 'true',
+    ...options.env,
+  });
+  const log = createLogger(env, 'beckon-test');
+  const resourceDb = connect(env, database.url, 'beckon-resource');
+  const authDb = connect(env, database.url, 'beckon-auth');
+  const resourceDeps: Deps = { env, ...resourceDb, log };
+  const resourceApp = await buildResourceApp(resourceDeps, options.router);
+  const authApp = await buildAuthApp({ env, ...authDb, log });
+  const [resourceUrl, authUrl] = await Promise.all([listen(resourceApp), listen(authApp)]);
+  return {
+    database,
+    deps: resourceDeps,
+    resource: new HttpClient(resourceUrl),
+    auth: new HttpClient(authUrl),
+    close: async () => {
+      await Promise.all([resourceApp.close(), authApp.close()]);
+      await Promise.all([resourceDb.sql.end({ timeout: 5 }), authDb.sql.end({ timeout: 5 })]);
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
