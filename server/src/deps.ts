@@ -1,4 +1,5 @@
 import type { Db, Sql } from '@beckon/db';
+import type { IdentityCache } from './auth/identity-cache';
 import type { Env } from './env';
 import type { Logger } from './log';
 
@@ -8,6 +9,8 @@ export type Deps = {
   sql: Sql;
   db: Db;
   log: Logger;
+  /** Resolved identities, invalidated by the database (absent: every request asks it). */
+  identityCache?: IdentityCache;
 };
 
 /** The WWW-Authenticate challenge of a 401: it points agents at the resource metadata. */

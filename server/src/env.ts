@@ -21,6 +21,7 @@ export const ZEnv = z
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
     EMBEDDED_POSTGRES_PORT: port.default(5488),
     RUN_WORKER: bool.default(true),
+    IDENTITY_CACHE: bool.default(true),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),

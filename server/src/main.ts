@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from './database';
 import { ConfigError, loadEnv } from './env';
 import { createLogger } from './log';
+import { resolveSigningKey } from './signing-key';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -15,6 +16,7 @@ async function main() {
   const log = createLogger(env, 'beckon');
   const database = await openDatabase(env);
   log.info(`database: ${database.description}`);
+  const signingKey = await resolveSigningKey(env);
 
   const children = new Map<string, ChildProcess>();
   let stopping = false;
@@ -35,7 +37,7 @@ async function main() {
   for (const kind of ['auth', 'resource'] as const) {
     const child = fork(path.join(here, 'processes', `${kind}.ts`), {
       execArgv: ['--import', 'tsx'],
-      env: { ...process.env, DATABASE_URL: database.url },
+      env: { ...process.env, DATABASE_URL: database.url, OAUTH_SIGNING_KEY: signingKey },
     });
     children.set(kind, child);
     child.once('exit', (code) => {

@@ -1,4 +1,5 @@
 import type { Sql } from '@beckon/db';
+import type { IdentityCache } from './identity-cache';
 import { agentPermissions } from './permissions';
 import { hashToken } from './tokens';
 
@@ -27,33 +28,42 @@ type Row = {
   credential_id: string;
   role: string;
   permissions: string[];
+  expires_at: Date | string | null;
 };
 
 /**
  * One indexed round trip: the token's hash is looked up as a session, then an API key, then an
- * OAuth access token; only live credentials of a current member match. Nothing is cached, so a
- * revoked credential fails on the very next request.
+ * OAuth access token; only live credentials of a current member match. With a cache, answers are
+ * kept until the database announces a change to the credential, membership or role.
  */
-export async function resolveIdentity(sql: Sql, token: string): Promise<Identity | null> {
+export async function resolveIdentity(
+  sql: Sql,
+  token: string,
+  cache?: IdentityCache,
+): Promise<Identity | null> {
   const hash = hashToken(token);
+  const cached = cache?.get(hash);
+  if (cached) return cached;
+  const startedAt = cache?.begin() ?? 0;
   const rows = await sql<Row[]>`
     with credential as (
       select s.user_id, s.org_id, null::uuid as agent_id, 'session' as kind, null as client_id,
-             s.id::text as credential_id, 1 as rank
+             s.id::text as credential_id, s.expires_at, 1 as rank
         from sessions s
        where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()
       union all
-      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, 2
+      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, k.expires_at, 2
         from api_keys k
        where k.token_hash = ${hash} and k.revoked_at is null
          and (k.expires_at is null or k.expires_at > now())
       union all
-      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, 3
+      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.expires_at, 3
         from oauth_records o
        where o.model = 'AccessToken' and o.id_hash = ${hash} and o.consumed_at is null
          and (o.expires_at is null or o.expires_at > now())
     )
-    select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, r.name as role, r.permissions
+    select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, c.expires_at,
+           r.name as role, r.permissions
       from credential c
       join memberships m on m.org_id = c.org_id and m.user_id = c.user_id
       join roles r on r.id = m.role_id
@@ -61,7 +71,7 @@ export async function resolveIdentity(sql: Sql, token: string): Promise<Identity
      limit 1`;
   const row = rows[0];
   if (!row) return null;
-  return {
+  const identity: Identity = {
     userId: row.user_id,
     orgId: row.org_id,
     agentId: row.agent_id,
@@ -71,6 +81,8 @@ export async function resolveIdentity(sql: Sql, token: string): Promise<Identity
     role: row.role,
     permissions: row.kind === 'api_key' ? agentPermissions(row.permissions) : row.permissions,
   };
+  cache?.set(hash, identity, row.expires_at === null ? null : new Date(row.expires_at), startedAt);
+  return identity;
 }
 
 /** Reads the token of an `Authorization: Bearer <token>` header. */

@@ -7,10 +7,7 @@ import { registerHealth } from './ops';
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
 export const BODY_LIMIT = 1024 * 1024;
 
-export type AppOptions = {
-  name: 'resource' | 'auth';
-  routeOf?: Parameters<typeof registerMetrics>[1]['routeOf'];
-};
+export type AppOptions = { name: 'resource' | 'auth' };
 
 /** A Fastify app with what both processes share: logging, errors, /health, /ready, /metrics. */
 export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance {
@@ -19,6 +16,8 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
   });
+  // JSON only: any other body type is a 415, not a string handed to a procedure.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app, BODY_LIMIT);
   registerHealth(app, deps.sql);
   registerMetrics(app, {
@@ -26,7 +25,6 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     applicationName: `beckon-${options.name}`,
     poolMax: deps.env.DATABASE_POOL_MAX,
     jobs: options.name === 'resource',
-    routeOf: options.routeOf,
   });
   return app;
 }

@@ -1,13 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, toAppError } from '../errors';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The error a tRPC/OpenAPI handler failed with, rendered by the onSend hook below. */
-    appError?: AppError;
-  }
-}
-
 export function sendAppError(reply: FastifyReply, error: AppError) {
   return reply
     .code(error.status)
@@ -18,7 +11,7 @@ export function sendAppError(reply: FastifyReply, error: AppError) {
 
 /**
  * Every error leaves as the specification's body: Fastify's own (bad JSON, body limit, unknown
- * route) and those of the generated REST handler, whose default shape never leaks.
+ * route) and those the procedures throw behind the REST routes.
  */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -36,18 +29,4 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     return sendAppError(reply, appError);
   });
   app.setNotFoundHandler((_request, reply) => sendAppError(reply, AppError.notFound()));
-  app.addHook('onSend', async (request, reply, payload) => {
-    const appError = request.appError;
-    if (!appError) return payload;
-    reply.code(appError.status).headers(appError.headers).type('application/json; charset=utf-8');
-    return JSON.stringify(appError.body);
-  });
-}
-
-/** For the tRPC and OpenAPI adapters' onError: remember the mapped error on the request. */
-export function captureAppError(req: unknown, error: unknown, log: FastifyInstance['log']) {
-  const appError = toAppError(error);
-  if (appError.status >= 500) log.error({ err: error }, 'procedure failed');
-  (req as { appError?: AppError }).appError = appError;
-  return appError;
 }

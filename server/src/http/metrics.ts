@@ -1,5 +1,5 @@
 import type { Sql } from '@beckon/db';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export type MetricsOptions = {
@@ -7,8 +7,6 @@ export type MetricsOptions = {
   /** application_name of this process's database connections. */
   applicationName: string;
   poolMax: number;
-  /** Labels a request whose Fastify route is a catch-all (e.g. /api/*) with its template. */
-  routeOf?: (request: FastifyRequest) => string | undefined;
   /** Also report the job queue (the resource process runs the worker). */
   jobs?: boolean;
 };
@@ -31,8 +29,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     registers: [registry],
   });
   app.addHook('onResponse', async (request, reply) => {
-    const template = request.routeOptions.url;
-    const route = (template?.endsWith('*') ? options.routeOf?.(request) : template) ?? 'unmatched';
+    const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: reply.statusCode });
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });

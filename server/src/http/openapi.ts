@@ -1,5 +1,6 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Env } from '../env';
+import { restProcedures } from './rest';
 
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };
@@ -74,7 +75,18 @@ export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject 
       bearer: { type: 'http', scheme: 'bearer', description: 'Session token, API key or OAuth token' },
     },
   });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...ERROR_SCHEMAS } };
+  const generated = Object.entries(doc.components?.schemas ?? {}).filter(
+    ([name]) => !name.startsWith('error.'),
+  );
+  doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...ERROR_SCHEMAS } };
+  // Creations answer 201 (meta.status): document that instead of the generated 200.
+  for (const { meta } of restProcedures(router)) {
+    const op = doc.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];
+    if (meta.status && op?.responses?.['200']) {
+      op.responses[String(meta.status)] = op.responses['200'];
+      delete op.responses['200'];
+    }
+  }
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const op of Object.values(item as Record<string, Schema>)) {
       const responses = (op.responses ?? {}) as Record<string, unknown>;
@@ -90,12 +102,4 @@ export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject 
     }
   }
   return doc;
-}
-
-/** Regexes of the documented paths, to label metrics by route template rather than raw URL. */
-export function routeTemplates(doc: OpenAPIObject, prefix: string): Array<[RegExp, string]> {
-  return Object.keys(doc.paths ?? {}).map((path) => {
-    const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-    return [new RegExp(`^${prefix}${pattern}$`), `${prefix}${path}`];
-  });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runner } from 'graphile-worker';
+import { IdentityCache } from '../auth/identity-cache';
 import { connect } from '../database';
 import type { Deps } from '../deps';
 import { type Env, loadEnv } from '../env';
@@ -19,7 +20,9 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const log = createLogger(env, `beckon-${kind}`);
   if (!env.DATABASE_URL) throw new Error(`the ${kind} process needs DATABASE_URL (pnpm start sets it)`);
   const { sql, db } = connect(env, env.DATABASE_URL, `beckon-${kind}`);
-  const deps: Deps = { env, sql, db, log };
+  const identityCache = kind === 'resource' && env.IDENTITY_CACHE ? new IdentityCache() : undefined;
+  const listener = await identityCache?.listen(env.DATABASE_URL);
+  const deps: Deps = { env, sql, db, log, identityCache };
 
   let app: FastifyInstance | undefined;
   let worker: Runner | undefined;
@@ -38,6 +41,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
     log.info({ signal }, 'stopping');
     await app?.close();
     await worker?.stop();
+    await listener?.close();
     await sql.end({ timeout: 5 });
     process.exit(0);
   };

@@ -1,9 +1,12 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { AppError, toAppError, toTrpcCode } from '../errors';
 import type { Context } from './context';
 
 export type Meta = OpenApiMeta & {
+  /** HTTP status of a successful REST call (default 200; creations answer 201). */
+  status?: number;
   /** Exposed as an MCP tool under this name (see the mcp package). */
   mcp?: { name: string; description: string };
 };
@@ -15,29 +18,18 @@ const t = initTRPC
     // tRPC clients get the same status and body as REST, under `data`.
     errorFormatter({ shape, error }) {
       const app = toAppError(error);
+      const code = toTrpcCode(app.status);
       return {
         ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
         message: app.body.error,
-        data: { ...shape.data, httpStatus: app.status, body: app.body },
+        data: { ...shape.data, code, httpStatus: app.status, body: app.body },
       };
     },
   });
 
-/** Gives an AppError thrown in a procedure the tRPC code of its HTTP status. */
-const appErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    return {
-      ...result,
-      error: new TRPCError({ code: toTrpcCode(cause.status), message: cause.message, cause }),
-    };
-  }
-  return result;
-});
-
 export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure;
 export { AppError };

@@ -6,7 +6,9 @@ import { publicProcedure } from './init';
 
 /** Requires a live credential; the identity (and so the tenant) comes from it, never from input. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps.sql, ctx.token) : null);
+  const identity =
+    ctx.identity ??
+    (ctx.token ? await resolveIdentity(ctx.deps.sql, ctx.token, ctx.deps.identityCache) : null);
   if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
   return next({ ctx: { ...ctx, identity } });
 });

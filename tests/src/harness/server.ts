@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { IdentityCache } from '@beckon/server/auth/identity-cache';
 import { connect } from '@beckon/server/database';
 import type { Deps } from '@beckon/server/deps';
 import { loadEnv } from '@beckon/server/env';
@@ -17,6 +18,8 @@ export type TestServer = {
   deps: Deps;
   resource: HttpClient;
   auth: HttpClient;
+  /** Waits until the resource process has applied every identity change committed so far. */
+  syncIdentities: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -47,7 +50,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = createLogger(env, 'beckon-test');
   const resourceDb = connect(env, database.url, 'beckon-resource');
   const authDb = connect(env, database.url, 'beckon-auth');
-  const resourceDeps: Deps = { env, ...resourceDb, log };
+  const identityCache = env.IDENTITY_CACHE ? new IdentityCache() : undefined;
+  const listener = await identityCache?.listen(database.url);
+  const resourceDeps: Deps = { env, ...resourceDb, log, identityCache };
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
   const authApp = await buildAuthApp({ env, ...authDb, log });
   const [resourceUrl, authUrl] = await Promise.all([listen(resourceApp), listen(authApp)]);
@@ -56,8 +61,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     deps: resourceDeps,
     resource: new HttpClient(resourceUrl),
     auth: new HttpClient(authUrl),
+    syncIdentities: async () => {
+      await identityCache?.sync(database.sql);
+    },
     close: async () => {
       await Promise.all([resourceApp.close(), authApp.close()]);
+      await listener?.close();
       await Promise.all([resourceDb.sql.end({ timeout: 5 }), authDb.sql.end({ timeout: 5 })]);
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

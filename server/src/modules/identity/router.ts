@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { authedProcedure } from '../../trpc/procedures';
 import { identityView, whoAmIMeta, ZIdentityView } from './identity.contract';
@@ -6,7 +5,6 @@ import { identityView, whoAmIMeta, ZIdentityView } from './identity.contract';
 export const identityRouter = router({
   whoAmI: authedProcedure
     .meta(whoAmIMeta)
-    .input(z.void())
     .output(ZIdentityView)
     .query(({ ctx }) => identityView(ctx.identity)),
 });

@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDb, ensureDatabase, startEmbeddedPostgres, withDatabase } from '@beckon/db';
+import { generateToken, hashToken } from '@beckon/server/auth/tokens';
+import { migrateAll } from '@beckon/server/database';
+import autocannon from 'autocannon';
+
+export type Figures = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** A fresh embedded PostgreSQL with the schema, for one benchmark run. */
+export async function benchDatabase() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-bench-'));
+  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  await ensureDatabase(pg.url, 'beckon');
+  const url = withDatabase(pg.url, 'beckon');
+  await migrateAll(url);
+  const { sql } = createDb(url, { max: 4, applicationName: 'beckon-bench' });
+  return {
+    url,
+    sql,
+    stop: async () => {
+      await sql.end();
+      await pg.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The resource process as its own OS process, as in production (no worker, quiet logs). */
+export async function startResourceProcess(databaseUrl: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/src/processes/resource.ts'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        RUN_WORKER: 'false',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** An organization with an owner signed in; returns the raw session token. */
+export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
+  const token = generateToken();
+  await sql.begin(async (tx) => {
+    const [org] =
+      await tx`insert into organizations (name, slug) values ('Bench', 'bench-' || gen_random_uuid()) returning id`;
+    const [user] =
+      await tx`insert into users (email) values ('bench-' || gen_random_uuid() || '@example.test') returning id`;
+    await tx`insert into memberships (org_id, user_id, role_id)
+             select ${org!.id}, ${user!.id}, id from roles where name = 'owner' and is_system`;
+    await tx`insert into sessions (token_hash, user_id, org_id, origin, expires_at)
+             values (${hashToken(token)}, ${user!.id}, ${org!.id}, 'login', now() + interval '1 day')`;
+  });
+  return token;
+}
+
+/** Bounded load: `connections` clients for `seconds`, on loopback. */
+export async function load(
+  name: string,
+  options: { url: string; connections?: number; seconds?: number; headers?: Record<string, string> },
+): Promise<Figures> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 50,
+    duration: options.seconds ?? 10,
+    headers: options.headers,
+  });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function table(rows: Figures[]): string {
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows)
+    lines.push(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import type { Context } from '../trpc/context';
+import type { Meta } from '../trpc/init';
+
+type Caller = (input: unknown) => Promise<unknown>;
+type RestProcedure = {
+  path: string;
+  meta: Meta & { openapi: NonNullable<Meta['openapi']> };
+  hasInput: boolean;
+};
+
+/** Every procedure that declares an `openapi` route, with its dotted tRPC path. */
+export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
+  const found: RestProcedure[] = [];
+  for (const [path, procedure] of Object.entries(
+    router._def.procedures as Record<string, AnyTRPCProcedure>,
+  )) {
+    const meta = procedure._def.meta as Meta | undefined;
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    found.push({ path, meta: meta as RestProcedure['meta'], hasInput: procedure._def.inputs.length > 0 });
+  }
+  return found;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The REST face of the procedures: one Fastify route per `openapi` meta (same path and method as
+ * the OpenAPI document), calling the procedure through a tRPC caller so that authentication,
+ * permissions, validation and errors run exactly as over /trpc. Path parameters, then the query
+ * (GET, DELETE) or the JSON body, form the input.
+ */
+export function registerRestRoutes(
+  app: FastifyInstance,
+  router: AnyTRPCRouter,
+  createContext: (opts: { req: FastifyRequest }) => Context,
+  basePath = '/api',
+): void {
+  const callerFactory = router.createCaller as unknown as (ctx: Context) => Record<string, unknown>;
+  for (const { path, meta, hasInput } of restProcedures(router)) {
+    const { method } = meta.openapi;
+    const segments = path.split('.');
+    app.route({
+      method,
+      url: basePath + meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (request, reply) => {
+        const fromBody = method !== 'GET' && method !== 'DELETE';
+        const source = fromBody ? (request.body ?? {}) : request.query;
+        if (!isPlainObject(source)) throw AppError.invalid({ body: 'expected a JSON object' });
+        const input = { ...source, ...(request.params as Record<string, string>) };
+        const caller = segments.reduce<unknown>(
+          (node, key) => (node as Record<string, unknown>)[key],
+          callerFactory(createContext({ req: request })),
+        ) as Caller;
+        const output = await caller(hasInput ? input : undefined);
+        return reply.code(meta.status ?? 200).send(output);
+      },
+    });
+  }
+}

@@ -1,0 +1,116 @@
+import type { Identity } from '@beckon/server/auth/identity';
+import { IdentityCache } from '@beckon/server/auth/identity-cache';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, Factories, type TestDatabase } from '../harness';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.drop());
+
+const identity = (orgId = 'o1', userId = 'u1'): Identity => ({
+  userId,
+  orgId,
+  agentId: null,
+  source: 'session',
+  clientId: null,
+  credentialId: 'c',
+  role: 'owner',
+  permissions: ['*'],
+});
+const inAnHour = () => new Date(Date.now() + 3600_000);
+
+async function listening() {
+  const cache = new IdentityCache();
+  const listener = await cache.listen(database.url);
+  return { cache, listener };
+}
+
+const waitUntil = async (condition: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 200 && !(await condition()); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(await condition()).toBe(true);
+};
+
+describe('identity cache', () => {
+  it('serves nothing before it listens', () => {
+    const cache = new IdentityCache();
+    cache.set('h', identity(), inAnHour(), cache.begin());
+    expect(cache.get('h')).toBeNull();
+  });
+
+  it('drops an entry when the database announces a change to its credential', async () => {
+    const { cache, listener } = await listening();
+    try {
+      const f = new Factories(database.db);
+      const { session } = await f.account();
+      cache.set(session.tokenHash, identity(), inAnHour(), cache.begin());
+      cache.set('other', identity(), inAnHour(), cache.begin());
+      expect(cache.get(session.tokenHash)).not.toBeNull();
+      await database.sql`update sessions set revoked_at = now() where id = ${session.id}`;
+      await cache.sync(database.sql);
+      expect(cache.get(session.tokenHash)).toBeNull();
+      expect(cache.get('other')).not.toBeNull();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('drops the entries of a member, and everything on a role change', async () => {
+    const { cache, listener } = await listening();
+    try {
+      cache.set('a', identity('o1', 'u1'), inAnHour(), cache.begin());
+      cache.set('b', identity('o1', 'u2'), inAnHour(), cache.begin());
+      cache.handle('member:o1:u1');
+      expect(cache.get('a')).toBeNull();
+      expect(cache.get('b')).not.toBeNull();
+      cache.handle('role:r1');
+      expect(cache.get('b')).toBeNull();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('does not store a lookup that raced an invalidation', async () => {
+    const { cache, listener } = await listening();
+    try {
+      const startedAt = cache.begin();
+      cache.handle('token:h');
+      cache.set('h', identity(), inAnHour(), startedAt);
+      expect(cache.get('h')).toBeNull();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('does not serve an entry past its credential expiry', async () => {
+    const { cache, listener } = await listening();
+    try {
+      cache.set('h', identity(), new Date(Date.now() - 1), cache.begin());
+      expect(cache.get('h')).toBeNull();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('forgets everything when its listening connection drops, and serves again once it is back', async () => {
+    const { cache, listener } = await listening();
+    try {
+      cache.set('h', identity(), inAnHour(), cache.begin());
+      const pids = () => database.sql<{ pid: number }[]>`
+        select pid from pg_stat_activity
+         where application_name = 'beckon-identity-listener' and datname = current_database()`;
+      const [before] = await pids();
+      await database.sql`select pg_terminate_backend(${before!.pid})`;
+      await waitUntil(async () => {
+        const now = await pids();
+        return now.length === 1 && now[0]!.pid !== before!.pid && cache.serving;
+      });
+      expect(cache.get('h')).toBeNull();
+      cache.set('h2', identity(), inAnHour(), cache.begin());
+      expect(cache.get('h2')).not.toBeNull();
+    } finally {
+      await listener.close();
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../harness';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs server/src/main.ts (what `pnpm start` runs) with DATABASE_URL unset. */
+function start(env: Record<string, string>) {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env: { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function waitFor(url: string, deadline: number): Promise<Response> {
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return res;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer in time`);
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+describe('pnpm start', () => {
+  it('runs both processes on the embedded database and stops everything on SIGTERM', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-start-'));
+    dirs.push(dataDir);
+    const [port, authPort, pgPort] = [await freePort(), await freePort(), await freePort()];
+    const run = start({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      AUTH_PORT: String(authPort),
+      EMBEDDED_POSTGRES_PORT: String(pgPort),
+    });
+    const deadline = Date.now() + 90_000;
+    const resource = await waitFor(`http://127.0.0.1:${port}/health`, deadline);
+    expect(await resource.text()).toBe('ok');
+    expect(await (await waitFor(`http://127.0.0.1:${authPort}/health`, deadline)).text()).toBe('ok');
+    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${authPort}/ready`)).status).toBe(200);
+    expect(await portOpen(pgPort)).toBe(true);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(await portOpen(pgPort)).toBe(false);
+    expect(await portOpen(port)).toBe(false);
+  });
+
+  it('refuses to start on a wrong setting, naming the variable', async () => {
+    const run = start({ PORT: 'eighty', DATA_DIR: path.join(tmpdir(), 'beckon-never-created') });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('PORT:');
+  });
+});
