@@ -25,12 +25,12 @@ export async function benchDatabase() {
   await ensureDatabase(pg.url, 'beckon');
   const url = withDatabase(pg.url, 'beckon');
   await migrateAll(url);
-  const { sql } = createDb(url, { max: 4, applicationName: 'beckon-bench' });
+  const { sql, end } = createDb(url, { max: 4, applicationName: 'beckon-bench' });
   return {
     url,
     sql,
     stop: async () => {
-      await sql.end();
+      await end();
       await pg.stop();
       await rm(dataDir, { recursive: true, force: true });
     },

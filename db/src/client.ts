@@ -3,6 +3,8 @@ import postgres from 'postgres';
 import * as schema from './schema/index';
 
 export type Sql = postgres.Sql;
+/** A connection pool or an open transaction: what a query helper needs. */
+export type Queryable = postgres.Sql | postgres.TransactionSql;
 export type Db = ReturnType<typeof createDb>['db'];
 
 export type DbOptions = {
@@ -11,13 +13,27 @@ export type DbOptions = {
   max?: number;
 };
 
+/**
+ * `sql` for hand-written queries and `db` for drizzle. They are separate clients because
+ * drizzle replaces the JSON and date (de)serializers of the client it is given; both connect
+ * lazily, so a client that is never used opens no connection.
+ */
 export function createDb(url: string, options: DbOptions = {}) {
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    onnotice: () => {},
-    connect_timeout: 5,
-    connection: { application_name: options.applicationName ?? 'beckon' },
-  });
-  const db = drizzle(sql, { schema });
-  return { sql, db };
+  const client = () =>
+    postgres(url, {
+      max: options.max ?? 10,
+      onnotice: () => {},
+      connect_timeout: 5,
+      connection: { application_name: options.applicationName ?? 'beckon' },
+    });
+  const sql = client();
+  const drizzleClient = client();
+  const db = drizzle(drizzleClient, { schema });
+  return {
+    sql,
+    db,
+    end: async (options?: { timeout?: number }) => {
+      await Promise.all([sql.end(options), drizzleClient.end(options)]);
+    },
+  };
 }

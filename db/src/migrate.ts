@@ -7,10 +7,10 @@ export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.m
 
 /** Applies the drizzle-kit migrations (schema, rules and seeds) that have not run yet. */
 export async function migrateDatabase(url: string): Promise<void> {
-  const { db, sql } = createDb(url, { max: 1, applicationName: 'beckon-migrate' });
+  const { db, end } = createDb(url, { max: 1, applicationName: 'beckon-migrate' });
   try {
     await migrate(db, { migrationsFolder });
   } finally {
-    await sql.end();
+    await end();
   }
 }

@@ -1,11 +1,9 @@
 import path from 'node:path';
 import {
   createDb,
-  type Db,
   type EmbeddedDatabase,
   ensureDatabase,
   migrateDatabase,
-  type Sql,
   startEmbeddedPostgres,
   withDatabase,
 } from '@beckon/db';
@@ -59,6 +57,6 @@ export async function openDatabase(
   };
 }
 
-export function connect(env: Env, url: string, applicationName: string): { sql: Sql; db: Db } {
+export function connect(env: Env, url: string, applicationName: string) {
   return createDb(url, { max: env.DATABASE_POOL_MAX, applicationName });
 }

@@ -28,7 +28,7 @@ type Row = {
   credential_id: string;
   role: string;
   permissions: string[];
-  expires_at: Date | string | null;
+  expires_at: Date | null;
 };
 
 /**
@@ -81,7 +81,7 @@ export async function resolveIdentity(
     role: row.role,
     permissions: row.kind === 'api_key' ? agentPermissions(row.permissions) : row.permissions,
   };
-  cache?.set(hash, identity, row.expires_at === null ? null : new Date(row.expires_at), startedAt);
+  cache?.set(hash, identity, row.expires_at, startedAt);
   return identity;
 }
 

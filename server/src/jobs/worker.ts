@@ -1,10 +1,14 @@
 import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
+import { deliverCallback } from './deliver-callback';
+import { expireItem } from './expire-item';
 import { pruneExpired } from './prune-expired';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
 export function taskList(deps: Deps): TaskList {
   return {
+    deliver_callback: (payload) => deliverCallback(deps, payload),
+    expire_item: (payload) => expireItem(deps, payload),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql);
       deps.log.info({ counts }, 'pruned expired records');
@@ -27,6 +31,7 @@ export function startWorker(deps: Deps, connectionString: string): Promise<Runne
     taskList: taskList(deps),
     crontab: CRONTAB,
     logger,
+    pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
     noHandleSignals: true,
   });
 }

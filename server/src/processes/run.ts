@@ -19,7 +19,7 @@ type Kind = 'resource' | 'auth' | 'worker';
 export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void> {
   const log = createLogger(env, `beckon-${kind}`);
   if (!env.DATABASE_URL) throw new Error(`the ${kind} process needs DATABASE_URL (pnpm start sets it)`);
-  const { sql, db } = connect(env, env.DATABASE_URL, `beckon-${kind}`);
+  const { sql, db, end } = connect(env, env.DATABASE_URL, `beckon-${kind}`);
   const identityCache = kind === 'resource' && env.IDENTITY_CACHE ? new IdentityCache() : undefined;
   const listener = await identityCache?.listen(env.DATABASE_URL);
   const deps: Deps = { env, sql, db, log, identityCache };
@@ -42,7 +42,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
     await app?.close();
     await worker?.stop();
     await listener?.close();
-    await sql.end({ timeout: 5 });
+    await end({ timeout: 5 });
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

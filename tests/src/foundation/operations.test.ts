@@ -84,7 +84,8 @@ describe('/ready follows the database', () => {
     const url = withDatabase(pg.url, 'beckon');
     await migrateAll(url);
     const env = loadEnv({ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir });
-    const deps = { env, ...connect(env, url, 'beckon-resource'), log: createLogger(env, 'ready-test') };
+    const connection = connect(env, url, 'beckon-resource');
+    const deps = { env, ...connection, log: createLogger(env, 'ready-test') };
     const app = await buildResourceApp(deps);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
@@ -104,7 +105,7 @@ describe('/ready follows the database', () => {
       expect((await client.get('/ready')).status).toBe(200);
     } finally {
       await app.close();
-      await deps.sql.end({ timeout: 1 });
+      await connection.end({ timeout: 1 });
       await pg.stop();
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -17,13 +17,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const { sql, db } = createDb(url, { max: 5, applicationName: 'beckon-test' });
+  const { sql, db, end } = createDb(url, { max: 5, applicationName: 'beckon-test' });
   return {
     url,
     sql,
     db,
     drop: async () => {
-      await sql.end({ timeout: 5 });
+      await end({ timeout: 5 });
       const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
       try {
         await dropper`drop database if exists ${dropper(name)} with (force)`;

@@ -2,4 +2,5 @@ export { createTestDatabase, type TestDatabase } from './database';
 export { Factories, type SystemRole } from './factories';
 export { HttpClient, type HttpResponse } from './http';
 export { freePort } from './ports';
+export { type Received, startReceiver } from './receiver';
 export { startTestServer, type TestServer, type TestServerOptions } from './server';

@@ -7,6 +7,7 @@ import type { Deps } from '@beckon/server/deps';
 import { loadEnv } from '@beckon/server/env';
 import { buildAuthApp } from '@beckon/server/http/auth';
 import { buildResourceApp } from '@beckon/server/http/resource';
+import { startWorker } from '@beckon/server/jobs/worker';
 import { createLogger } from '@beckon/server/log';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
@@ -27,6 +28,8 @@ export type TestServerOptions = {
   env?: Record<string, string>;
   /** Serve this router on the resource process instead of the application's. */
   router?: AnyTRPCRouter;
+  /** Run the job worker (callbacks, deadlines) against the test database. */
+  worker?: boolean;
 };
 
 const listen = async (app: FastifyInstance) => {
@@ -45,6 +48,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_DESTINATIONS: 'true',
+    WORKER_POLL_INTERVAL_MS: '50',
+    DELIVERY_RETRY_BASE_MS: '100',
     ...options.env,
   });
   const log = createLogger(env, 'beckon-test');
@@ -56,6 +61,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
   const authApp = await buildAuthApp({ env, ...authDb, log });
   const [resourceUrl, authUrl] = await Promise.all([listen(resourceApp), listen(authApp)]);
+  const worker = options.worker ? await startWorker(resourceDeps, database.url) : undefined;
   return {
     database,
     deps: resourceDeps,
@@ -66,8 +72,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     close: async () => {
       await Promise.all([resourceApp.close(), authApp.close()]);
+      await worker?.stop();
       await listener?.close();
-      await Promise.all([resourceDb.sql.end({ timeout: 5 }), authDb.sql.end({ timeout: 5 })]);
+      await Promise.all([resourceDb.end({ timeout: 5 }), authDb.end({ timeout: 5 })]);
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { postJson } from '../delivery/outbound';
+import { signDelivery } from '../delivery/sign';
+import type { Deps } from '../deps';
+import { EVENT_KINDS, enqueueJob } from '../modules/items/item-changes';
+
+export const ZCallbackJob = z.object({
+  delivery_id: z.uuid(),
+  org_id: z.uuid(),
+  item_id: z.uuid(),
+  event: z.enum(EVENT_KINDS),
+  url: z.string(),
+  body: z.string(),
+  attempt: z.number().int().min(1),
+});
+
+/** 14 attempts with doubling delays from the base (10 s): about 24 h before giving up. */
+export const MAX_DELIVERY_ATTEMPTS = 14;
+const MAX_DELAY_MS = 6 * 3600 * 1000;
+
+export const retryDelayMs = (attempt: number, baseMs: number, retryAfterSeconds: number | null) =>
+  retryAfterSeconds !== null
+    ? Math.min(retryAfterSeconds * 1000, MAX_DELAY_MS)
+    : Math.min(baseMs * 2 ** (attempt - 1), MAX_DELAY_MS);
+
+/** Failures that another attempt cannot fix. */
+const isFinal = (status: number | null, error: string | null) =>
+  status === 410 || /^(destination not allowed|unsupported URL scheme|invalid URL)/.test(error ?? '');
+
+/**
+ * POSTs an item's outcome to its callback_url, signed with the organization's callback secret.
+ * Every attempt is recorded; a failure schedules the next attempt (same delivery id) in the same
+ * transaction as its record, so a crash never loses or doubles a retry.
+ */
+export async function deliverCallback(deps: Deps, payload: unknown): Promise<void> {
+  const job = ZCallbackJob.parse(payload);
+  const { sql, env } = deps;
+  const [org] = await sql<{ callback_secret: string }[]>`
+    select callback_secret from organizations where id = ${job.org_id}`;
+  if (!org) return;
+  const headers = {
+    ...signDelivery({
+      secret: org.callback_secret,
+      body: job.body,
+      deliveryId: job.delivery_id,
+      timestamp: new Date(),
+    }),
+    'x-service-event': job.event,
+  };
+  const result = await postJson(job.url, job.body, headers, { allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS });
+  await sql.begin(async (tx) => {
+    await tx`insert into delivery_attempts
+               (org_id, delivery_id, kind, item_id, event, url, attempt, status_code, error, duration_ms)
+             values (${job.org_id}, ${job.delivery_id}, 'callback', ${job.item_id}, ${job.event}, ${job.url},
+                     ${job.attempt}, ${result.status}, ${result.error}, ${Math.round(result.durationMs)})`;
+    if (result.ok || isFinal(result.status, result.error) || job.attempt >= MAX_DELIVERY_ATTEMPTS) return;
+    const delay = retryDelayMs(job.attempt, env.DELIVERY_RETRY_BASE_MS, result.retryAfterSeconds);
+    await enqueueJob(
+      tx,
+      'deliver_callback',
+      { ...job, attempt: job.attempt + 1 },
+      { runAt: new Date(Date.now() + delay) },
+    );
+  });
+}

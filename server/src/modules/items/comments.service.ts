@@ -1,0 +1,66 @@
+import { uuidv7 } from 'uuidv7';
+import type { Identity } from '../../auth/identity';
+import type { Deps } from '../../deps';
+import { actorOf, recordItemChange } from './item-changes';
+import { findItem } from './items.service';
+
+type CommentRow = {
+  id: string;
+  item_id: string;
+  body: string;
+  actor_type: 'user' | 'agent' | 'system';
+  actor_id: string | null;
+  created_at: Date;
+};
+
+const commentView = (row: CommentRow) => ({ ...row, created_at: row.created_at.toISOString() });
+
+export async function listComments(deps: Deps, identity: Identity, itemId: string) {
+  await findItem(deps.sql, identity.orgId, itemId);
+  const rows = await deps.sql<CommentRow[]>`
+    select id, item_id, body, actor_type, actor_id, created_at from comments
+     where item_id = ${itemId} and org_id = ${identity.orgId} order by id`;
+  return rows.map(commentView);
+}
+
+export async function addComment(deps: Deps, identity: Identity, itemId: string, body: string) {
+  const actor = actorOf(identity);
+  const row = await deps.sql.begin(async (tx) => {
+    const item = await findItem(tx, identity.orgId, itemId);
+    const [comment] = await tx<CommentRow[]>`
+      insert into comments (id, org_id, item_id, body, actor_type, actor_id)
+      values (${uuidv7()}, ${identity.orgId}, ${itemId}, ${body}, ${actor.type}, ${actor.id})
+      returning id, item_id, body, actor_type, actor_id, created_at`;
+    await recordItemChange(tx, {
+      row: item,
+      action: 'comment.create',
+      actor,
+      event: 'item.commented',
+      data: { comment_id: comment?.id },
+    });
+    return comment as CommentRow;
+  });
+  return commentView(row);
+}
+
+type TimelineRow = Omit<CommentRow, 'item_id' | 'body'> & {
+  entry_type: 'event' | 'comment';
+  action: string | null;
+  body: string | null;
+  data: Record<string, unknown> | null;
+};
+
+/** Audit events and comments of an item, oldest first (a comment is shown once, as a comment). */
+export async function timeline(deps: Deps, identity: Identity, itemId: string) {
+  await findItem(deps.sql, identity.orgId, itemId);
+  const rows = await deps.sql<TimelineRow[]>`
+    select 'event' as entry_type, a.id, a.action, null as body, a.actor_type, a.actor_id, a.data, a.created_at
+      from audit_entries a
+     where a.item_id = ${itemId} and a.org_id = ${identity.orgId} and a.action <> 'comment.create'
+    union all
+    select 'comment', c.id, null, c.body, c.actor_type, c.actor_id, null, c.created_at
+      from comments c
+     where c.item_id = ${itemId} and c.org_id = ${identity.orgId}
+     order by created_at, id`;
+  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+}

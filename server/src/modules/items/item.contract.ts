@@ -1,0 +1,141 @@
+import { itemLevels, itemStatuses } from '@beckon/db/schema';
+import { z } from 'zod';
+import { ZForm } from './form';
+
+/** Size limits of decisions.md. */
+export const LIMITS = {
+  title: 500,
+  message: 20_000,
+  tags: 20,
+  tag: 64,
+  metadataBytes: 16 * 1024,
+  comment: 10_000,
+};
+
+const ZTimestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const ZActor = z.object({ type: z.enum(['user', 'agent', 'system']), id: z.uuid().nullable() });
+
+export const ZMetadata = z
+  .record(z.string(), z.unknown())
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, {
+    message: `must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+  });
+export const ZTags = z.array(z.string().min(1).max(LIMITS.tag)).max(LIMITS.tags);
+export const ZLevel = z.enum(itemLevels);
+export const ZPriority = z.number().int().min(0).max(4);
+const ZHttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
+
+export const ZItem = z
+  .object({
+    id: z.uuid(),
+    org_id: z.uuid(),
+    title: z.string(),
+    message: z.string().nullable(),
+    level: ZLevel,
+    priority: z.number().int(),
+    channel_id: z.uuid().nullable(),
+    channel: z.string().nullable().describe('Channel name'),
+    tags: z.array(z.string()),
+    form: ZForm.nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    callback_url: z.string().nullable(),
+    deadline_at: z.string().nullable(),
+    status: z.enum(itemStatuses),
+    response: z.record(z.string(), z.unknown()).nullable(),
+    answered_at: z.string().nullable(),
+    answered_by: ZActor.nullable(),
+    acked_at: z.string().nullable(),
+    snoozed_until: z.string().nullable(),
+    pinned: z.boolean(),
+    archived_at: z.string().nullable(),
+    created_by: ZActor,
+    agent_id: z.uuid().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Item' });
+export type ItemView = z.infer<typeof ZItem>;
+
+export const ZCreateItemInput = z.strictObject({
+  title: z.string().trim().min(1).max(LIMITS.title),
+  message: z.string().max(LIMITS.message).optional(),
+  level: ZLevel.default('info'),
+  priority: ZPriority.default(2),
+  channel_id: z.uuid().optional(),
+  tags: ZTags.default([]),
+  form: ZForm.optional(),
+  metadata: ZMetadata.default({}),
+  callback_url: ZHttpUrl.optional(),
+  deadline_at: ZTimestamp.optional(),
+});
+export type CreateItemInput = z.infer<typeof ZCreateItemInput>;
+
+export const ZItemId = z.strictObject({ id: z.uuid() });
+
+export const ZUpdateItemInput = z
+  .strictObject({
+    id: z.uuid(),
+    title: z.string().trim().min(1).max(LIMITS.title).optional(),
+    message: z.string().max(LIMITS.message).nullable().optional(),
+    level: ZLevel.optional(),
+    priority: ZPriority.optional(),
+    channel_id: z.uuid().nullable().optional(),
+    tags: ZTags.optional(),
+    metadata: ZMetadata.optional(),
+    deadline_at: ZTimestamp.nullable().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 1, { message: 'nothing to update', path: [] });
+export type UpdateItemInput = z.infer<typeof ZUpdateItemInput>;
+
+export const ZAnswerInput = z.strictObject({ id: z.uuid(), values: z.unknown() });
+export const ZSnoozeInput = z.strictObject({ id: z.uuid(), until: ZTimestamp });
+
+/** A boolean that also arrives as the query-string text `true` / `false`. */
+const ZQueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+export const ZListItemsInput = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+  status: z.enum(itemStatuses).optional(),
+  channel_id: z.uuid().optional(),
+  include_archived: ZQueryBool.default(false),
+  include_snoozed: ZQueryBool.default(false),
+  q: z.string().trim().min(1).max(200).optional(),
+});
+export type ListItemsInput = z.infer<typeof ZListItemsInput>;
+
+export const ZItemList = z.object({ items: z.array(ZItem), next_cursor: z.string().nullable() });
+
+const tags = ['items'];
+const action = (name: string, summary: string) =>
+  ({ openapi: { method: 'POST', path: `/items/{id}/${name}`, protect: true, tags, summary } }) as const;
+
+export const itemMeta = {
+  create: {
+    status: 201,
+    openapi: { method: 'POST', path: '/items', protect: true, tags, summary: 'Create an item' },
+  },
+  list: {
+    openapi: {
+      method: 'GET',
+      path: '/items',
+      protect: true,
+      tags,
+      summary: 'List items: pinned first, then newest',
+    },
+  },
+  get: { openapi: { method: 'GET', path: '/items/{id}', protect: true, tags, summary: 'Get one item' } },
+  update: {
+    openapi: { method: 'PATCH', path: '/items/{id}', protect: true, tags, summary: 'Update fields' },
+  },
+  answer: action('answer', 'Answer the form (values are validated against it)'),
+  ack: action('ack', 'Mark as viewed'),
+  dismiss: action('dismiss', 'Dismiss'),
+  archive: action('archive', 'Archive'),
+  unarchive: action('unarchive', 'Unarchive (back to the status it had)'),
+  restore: action('restore', 'Restore a dismissed, expired or withdrawn item'),
+  withdraw: action('withdraw', 'Withdraw an open question (the asking side takes it back)'),
+  snooze: action('snooze', 'Hide from lists until a future time'),
+  unsnooze: action('unsnooze', 'Remove the snooze'),
+  pin: action('pin', 'Pin to the top of lists'),
+  unpin: action('unpin', 'Unpin'),
+} as const;
