@@ -19,7 +19,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
       error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
         ? AppError.invalid({ body: 'malformed JSON' })
         : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? AppError.payloadTooLarge(bodyLimit)
+          ? AppError.payloadTooLarge(request.routeOptions.bodyLimit ?? bodyLimit)
           : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
             ? AppError.unsupportedMediaType()
             : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'

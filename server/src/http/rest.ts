@@ -46,6 +46,7 @@ export function registerRestRoutes(
     app.route({
       method,
       url: basePath + meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
+      ...(meta.bodyLimit ? { bodyLimit: meta.bodyLimit } : {}),
       handler: async (request, reply) => {
         const fromBody = method !== 'GET' && method !== 'DELETE';
         const source = fromBody ? (request.body ?? {}) : request.query;

@@ -7,6 +7,8 @@ import type { Context } from './context';
 export type Meta = OpenApiMeta & {
   /** HTTP status of a successful REST call (default 200; creations answer 201). */
   status?: number;
+  /** Largest JSON body the REST route accepts, in bytes (default BODY_LIMIT, 1 MiB). */
+  bodyLimit?: number;
   /** Exposed as an MCP tool under this name (see the mcp package). */
   mcp?: { name: string; description: string };
 };
