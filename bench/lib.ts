@@ -76,9 +76,10 @@ export async function startResourceProcess(databaseUrl: string, env: Record<stri
   };
 }
 
-/** An organization with an owner signed in; returns the raw session token. */
+/** An organization with an owner signed in; returns the raw session token and the org. */
 export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
   const token = generateToken();
+  let orgId = '';
   await sql.begin(async (tx) => {
     const [org] =
       await tx`insert into organizations (name, slug) values ('Bench', 'bench-' || gen_random_uuid()) returning id`;
@@ -88,20 +89,30 @@ export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
              select ${org!.id}, ${user!.id}, id from roles where name = 'owner' and is_system`;
     await tx`insert into sessions (token_hash, user_id, org_id, origin, expires_at)
              values (${hashToken(token)}, ${user!.id}, ${org!.id}, 'login', now() + interval '1 day')`;
+    orgId = org!.id as string;
   });
-  return token;
+  return { token, orgId };
 }
 
 /** Bounded load: `connections` clients for `seconds`, on loopback. */
 export async function load(
   name: string,
-  options: { url: string; connections?: number; seconds?: number; headers?: Record<string, string> },
+  options: {
+    url: string;
+    connections?: number;
+    seconds?: number;
+    headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
+  },
 ): Promise<Figures> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 50,
     duration: options.seconds ?? 10,
     headers: options.headers,
+    method: options.method ?? 'GET',
+    body: options.body,
   });
   return {
     name,

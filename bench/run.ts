@@ -1,31 +1,65 @@
-// `pnpm bench`: bounded load on loopback against real processes and a fresh embedded database.
-// BENCH_SECONDS (default 10) sets the length of each scenario.
+// `pnpm bench [foundation|items]`: bounded load on loopback against real processes and a fresh
+// embedded database. BENCH_SECONDS (default 10) sets the length of each scenario.
+import { answerItems, createItems, deliverCallbacks, listItems, seedItems } from './items';
 import { benchDatabase, type Figures, load, signedInOwner, startResourceProcess, table } from './lib';
+import { pgbenchTps } from './pgbench';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const only = process.argv[2];
 const database = await benchDatabase();
-const server = await startResourceProcess(database.url);
+const server = await startResourceProcess(database.url, {
+  RUN_WORKER: 'true',
+  WORKER_CONCURRENCY: '50',
+  ALLOW_PRIVATE_DESTINATIONS: 'true',
+  DATABASE_POOL_MAX: '20',
+});
 const results: Figures[] = [];
+const notes: string[] = [];
 try {
-  const token = await signedInOwner(database.sql);
-  // Warm-up, so JIT and connection pools are in their steady state.
-  await load('warm-up', {
-    url: `${server.url}/api/me`,
-    seconds: 2,
-    headers: { authorization: `Bearer ${token}` },
-  });
+  const { token, orgId } = await signedInOwner(database.sql);
+  const auth = { authorization: `Bearer ${token}` };
+  await load('warm-up', { url: `${server.url}/api/me`, seconds: 2, headers: auth });
 
-  const health = await load('GET /health', { url: `${server.url}/health`, seconds });
-  const authed = await load('GET /api/me (session token)', {
-    url: `${server.url}/api/me`,
-    seconds,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  results.push(health, authed);
+  if (!only || only === 'foundation') {
+    const health = await load('GET /health', { url: `${server.url}/health`, seconds });
+    const authed = await load('GET /api/me (session token)', {
+      url: `${server.url}/api/me`,
+      seconds,
+      headers: auth,
+    });
+    results.push(health, authed);
+    notes.push(
+      `authenticated / health throughput: ${((authed.rps / health.rps) * 100).toFixed(1)} % (target >= 60 %)`,
+    );
+  }
+
+  if (!only || only === 'items') {
+    const created = await createItems(server.url, token, seconds);
+    results.push(created);
+    const tps = pgbenchTps(database.url, 50, seconds);
+    notes.push(
+      tps === null
+        ? 'pgbench not installed: no TPS yardstick'
+        : `pgbench TPC-B-like, 50 clients: ${tps} TPS; item creation = ${((created.rps / tps) * 100).toFixed(1)} % of it (target >= 50 %)`,
+    );
+    const callbacks = await deliverCallbacks(database.sql, orgId, 5000);
+    notes.push(
+      `callbacks: ${callbacks.delivered} delivered in ${callbacks.seconds.toFixed(2)} s = ${callbacks.perSecond}/s (target >= 1,000/s)`,
+    );
+    results.push(await answerItems(database.sql, orgId, server.url, token, seconds));
+
+    const listOrg = await signedInOwner(database.sql);
+    const started = Date.now();
+    await seedItems(database.sql, listOrg.orgId, 1_000_000);
+    notes.push(`seeded 1,000,000 items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const listed = await listItems(server.url, listOrg.token, seconds);
+    results.push(listed);
+    notes.push(`list p99 at 1M items: ${listed.p99} ms (target < 25 ms)`);
+  }
+
   console.log(`\n${table(results)}\n`);
-  const ratio = authed.rps / health.rps;
-  console.log(`authenticated / health throughput: ${(ratio * 100).toFixed(1)} % (target >= 60 %)`);
-  if (authed.non2xx || authed.errors) throw new Error('the authenticated scenario had failed requests');
+  for (const note of notes) console.log(note);
+  if (results.some((r) => r.errors || r.non2xx)) throw new Error('a scenario had failed requests');
 } finally {
   await server.stop();
   await database.stop();

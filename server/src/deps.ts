@@ -2,6 +2,7 @@ import type { Db, Sql } from '@beckon/db';
 import type { IdentityCache } from './auth/identity-cache';
 import type { Env } from './env';
 import type { Logger } from './log';
+import type { FileStorage } from './storage/storage';
 
 /** What every service receives: configuration, the database, a logger. */
 export type Deps = {
@@ -9,6 +10,8 @@ export type Deps = {
   sql: Sql;
   db: Db;
   log: Logger;
+  /** Where attachment files live (see storage/storage.ts). */
+  storage: FileStorage;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
   identityCache?: IdentityCache;
 };

@@ -52,6 +52,10 @@ export class AppError extends Error {
   static validationFailed(fields: Record<string, string>) {
     return new AppError(422, { error: 'validation failed', fields });
   }
+  /** A 422 that is not about form fields (e.g. an idempotency key reused with another body). */
+  static validationFailedWith(reason: string) {
+    return new AppError(422, { error: reason });
+  }
   static rateLimited(retryAfterSeconds: number) {
     return new AppError(429, { error: 'rate limited' }, { 'retry-after': String(retryAfterSeconds) });
   }

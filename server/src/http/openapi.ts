@@ -65,6 +65,29 @@ const errorResponse = (status: string) => {
   };
 };
 
+const uuidParam = (name: string) =>
+  ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }) as const;
+
+/** The attachment download answers raw bytes from a plain route (downloads.ts): documented by hand. */
+const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
+  '/items/{id}/attachments/{aid}/download': {
+    get: {
+      operationId: 'attachments-download',
+      summary: 'Download the file (stored content type, Content-Disposition: attachment)',
+      tags: ['attachments'],
+      security: [{ bearer: [] }],
+      parameters: [uuidParam('id'), uuidParam('aid')],
+      responses: {
+        '200': {
+          description: 'The file',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        '403': errorResponse('403'),
+      },
+    },
+  },
+};
+
 export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Beckon API',
@@ -79,6 +102,7 @@ export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject 
     ([name]) => !name.startsWith('error.'),
   );
   doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...ERROR_SCHEMAS } };
+  doc.paths = { ...doc.paths, ...DOWNLOAD_PATHS };
   // Creations answer 201 (meta.status): document that instead of the generated 200.
   for (const { meta } of restProcedures(router)) {
     const op = doc.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];
@@ -96,6 +120,7 @@ export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject 
       statuses.add('500');
       if (op.security) statuses.add('401');
       if (path.includes('{')) statuses.add('404');
+      if (op.requestBody) statuses.add('413');
       delete responses.default;
       for (const status of statuses) responses[status] = errorResponse(status);
       op.responses = responses;

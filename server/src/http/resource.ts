@@ -6,6 +6,8 @@ import { toAppError } from '../errors';
 import { appRouter } from '../trpc/app-router';
 import { contextFactory } from '../trpc/context';
 import { createBaseApp } from './common';
+import { registerDocsPage } from './docs-page';
+import { registerDownloads } from './downloads';
 import { openApiDocument } from './openapi';
 import { registerRestRoutes } from './rest';
 
@@ -19,7 +21,9 @@ export async function buildResourceApp(
   const createContext = contextFactory(deps);
 
   app.get('/api/openapi.json', async () => document);
+  registerDocsPage(app);
   registerRestRoutes(app, router, createContext);
+  registerDownloads(app, deps);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

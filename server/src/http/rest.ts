@@ -52,12 +52,16 @@ export function registerRestRoutes(
         const source = fromBody ? (request.body ?? {}) : request.query;
         if (!isPlainObject(source)) throw AppError.invalid({ body: 'expected a JSON object' });
         const input = { ...source, ...(request.params as Record<string, string>) };
+        const ctx = createContext({ req: request });
         const caller = segments.reduce<unknown>(
           (node, key) => (node as Record<string, unknown>)[key],
-          callerFactory(createContext({ req: request })),
+          callerFactory(ctx),
         ) as Caller;
         const output = await caller(hasInput ? input : undefined);
-        return reply.code(meta.status ?? 200).send(output);
+        return reply
+          .code(meta.status ?? 200)
+          .headers(ctx.responseHeaders)
+          .send(output);
       },
     });
   }

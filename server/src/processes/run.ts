@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Runner } from 'graphile-worker';
 import { IdentityCache } from '../auth/identity-cache';
@@ -8,6 +9,7 @@ import { buildAuthApp } from '../http/auth';
 import { buildResourceApp } from '../http/resource';
 import { startWorker } from '../jobs/worker';
 import { createLogger } from '../log';
+import { localStorage } from '../storage/storage';
 
 type Kind = 'resource' | 'auth' | 'worker';
 
@@ -22,7 +24,8 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const { sql, db, end } = connect(env, env.DATABASE_URL, `beckon-${kind}`);
   const identityCache = kind === 'resource' && env.IDENTITY_CACHE ? new IdentityCache() : undefined;
   const listener = await identityCache?.listen(env.DATABASE_URL);
-  const deps: Deps = { env, sql, db, log, identityCache };
+  const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
+  const deps: Deps = { env, sql, db, log, storage, identityCache };
 
   let app: FastifyInstance | undefined;
   let worker: Runner | undefined;

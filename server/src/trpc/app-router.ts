@@ -1,11 +1,23 @@
+import { attachmentsRouter } from '../modules/attachments/router';
+import { auditRouter } from '../modules/audit/router';
+import { channelsRouter } from '../modules/channels/router';
 import { identityRouter } from '../modules/identity/router';
 import { itemsRouter } from '../modules/items/router';
+import { settingsRouter } from '../modules/settings/router';
+import { statsRouter } from '../modules/stats/router';
+import { templatesRouter } from '../modules/templates/router';
 import { createCallerFactory, router } from './init';
 
 /** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
 export const appRouter = router({
   identity: identityRouter,
   items: itemsRouter,
+  attachments: attachmentsRouter,
+  channels: channelsRouter,
+  templates: templatesRouter,
+  settings: settingsRouter,
+  audit: auditRouter,
+  stats: statsRouter,
 });
 
 export type AppRouter = typeof appRouter;

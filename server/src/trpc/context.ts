@@ -8,6 +8,8 @@ export type Context = {
   token: string | null;
   identity: Identity | null;
   idempotencyKey: string | null;
+  /** Headers a procedure adds to its REST response (e.g. Idempotent-Replayed). */
+  responseHeaders: Record<string, string>;
 };
 
 const header = (req: FastifyRequest, name: string) => {
@@ -21,5 +23,6 @@ export function contextFactory(deps: Deps) {
     token: bearerToken(header(req, 'authorization') ?? undefined),
     identity: null,
     idempotencyKey: header(req, 'idempotency-key'),
+    responseHeaders: {},
   });
 }

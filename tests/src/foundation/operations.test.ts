@@ -6,6 +6,7 @@ import { connect, migrateAll } from '@beckon/server/database';
 import { loadEnv } from '@beckon/server/env';
 import { buildResourceApp } from '@beckon/server/http/resource';
 import { createLogger } from '@beckon/server/log';
+import { localStorage } from '@beckon/server/storage/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, freePort, HttpClient, startTestServer, type TestServer } from '../harness';
 
@@ -75,6 +76,17 @@ describe('OpenAPI document', () => {
   });
 });
 
+describe('API reference page', () => {
+  it('is served at /api/docs, self-contained, reading the OpenAPI document', async () => {
+    const res = await server.resource.get('/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.text).toContain("fetch('/api/openapi.json')");
+    expect(res.text).not.toMatch(/<script[^>]+src=/);
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self'");
+  });
+});
+
 describe('/ready follows the database', () => {
   it('answers 503 while PostgreSQL is stopped and 200 again once it is back', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-ready-'));
@@ -85,7 +97,8 @@ describe('/ready follows the database', () => {
     await migrateAll(url);
     const env = loadEnv({ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir });
     const connection = connect(env, url, 'beckon-resource');
-    const deps = { env, ...connection, log: createLogger(env, 'ready-test') };
+    const storage = localStorage(path.resolve(dataDir, 'attachments'));
+    const deps = { env, ...connection, log: createLogger(env, 'ready-test'), storage };
     const app = await buildResourceApp(deps);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();

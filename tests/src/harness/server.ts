@@ -9,6 +9,7 @@ import { buildAuthApp } from '@beckon/server/http/auth';
 import { buildResourceApp } from '@beckon/server/http/resource';
 import { startWorker } from '@beckon/server/jobs/worker';
 import { createLogger } from '@beckon/server/log';
+import { localStorage } from '@beckon/server/storage/storage';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -57,9 +58,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const authDb = connect(env, database.url, 'beckon-auth');
   const identityCache = env.IDENTITY_CACHE ? new IdentityCache() : undefined;
   const listener = await identityCache?.listen(database.url);
-  const resourceDeps: Deps = { env, ...resourceDb, log, identityCache };
+  const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
+  const resourceDeps: Deps = { env, ...resourceDb, log, storage, identityCache };
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
-  const authApp = await buildAuthApp({ env, ...authDb, log });
+  const authApp = await buildAuthApp({ env, ...authDb, log, storage });
   const [resourceUrl, authUrl] = await Promise.all([listen(resourceApp), listen(authApp)]);
   const worker = options.worker ? await startWorker(resourceDeps, database.url) : undefined;
   return {

@@ -56,17 +56,45 @@ export const ZItem = z
   .meta({ id: 'Item' });
 export type ItemView = z.infer<typeof ZItem>;
 
-export const ZCreateItemInput = z.strictObject({
-  title: z.string().trim().min(1).max(LIMITS.title),
+/** Defaults of a created item, applied after a template has filled what the request left out. */
+export const ITEM_DEFAULTS = { level: 'info', priority: 2, tags: [], metadata: {} } satisfies {
+  level: z.infer<typeof ZLevel>;
+  priority: number;
+  tags: string[];
+  metadata: Record<string, unknown>;
+};
+
+/**
+ * The item-creation fields, every one optional and without zod defaults (so that "left out" stays
+ * visible): a template holds a subset of them, and a create request needs a title from itself or
+ * from its template.
+ */
+export const ZItemFields = z.strictObject({
+  title: z.string().trim().min(1).max(LIMITS.title).optional(),
   message: z.string().max(LIMITS.message).optional(),
-  level: ZLevel.default('info'),
-  priority: ZPriority.default(2),
+  level: ZLevel.optional().meta({ default: ITEM_DEFAULTS.level }),
+  priority: ZPriority.optional().meta({ default: ITEM_DEFAULTS.priority }),
   channel_id: z.uuid().optional(),
-  tags: ZTags.default([]),
+  tags: ZTags.optional().meta({ default: ITEM_DEFAULTS.tags }),
   form: ZForm.optional(),
-  metadata: ZMetadata.default({}),
+  metadata: ZMetadata.optional().meta({ default: ITEM_DEFAULTS.metadata }),
   callback_url: ZHttpUrl.optional(),
   deadline_at: ZTimestamp.optional(),
+});
+export type ItemFields = z.infer<typeof ZItemFields>;
+
+export const ZCreateItemInput = ZItemFields.extend({
+  template: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('Template name: its fields fill what the request leaves out'),
+}).refine((v) => v.title !== undefined || v.template !== undefined, {
+  path: ['title'],
+  message: 'Required',
+  // Also reported beside other bad fields, as long as the body is an object.
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
 });
 export type CreateItemInput = z.infer<typeof ZCreateItemInput>;
 

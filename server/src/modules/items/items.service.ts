@@ -4,7 +4,15 @@ import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { validateAnswer } from './form';
-import type { CreateItemInput, ItemView, ListItemsInput, UpdateItemInput } from './item.contract';
+import {
+  type CreateItemInput,
+  ITEM_DEFAULTS,
+  type ItemFields,
+  type ItemView,
+  type ListItemsInput,
+  type UpdateItemInput,
+  ZItemFields,
+} from './item.contract';
 import { actorOf, type EventKind, enqueueJob, recordItemChange, SYSTEM } from './item-changes';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
@@ -35,8 +43,42 @@ async function scheduleExpiry(sql: Queryable, row: ItemRow) {
   }
 }
 
-export async function createItem(deps: Deps, identity: Identity, input: CreateItemInput): Promise<ItemView> {
+/**
+ * The fields of a new item: what the request gives, then what its template holds for the fields
+ * the request leaves out (field by field: the request wins), then the documented defaults.
+ */
+async function itemFields(sql: Queryable, orgId: string, input: CreateItemInput) {
+  const { template, ...given } = input;
+  let fields: ItemFields = given;
+  if (template !== undefined) {
+    const [row] = await sql<{ fields: unknown }[]>`
+      select fields from templates where org_id = ${orgId} and name = ${template}`;
+    if (!row) throw AppError.invalid({ template: 'unknown template' });
+    // Stored as validated JSON; parsed again to turn the deadline back into a Date.
+    const stored = ZItemFields.safeParse(row.fields);
+    if (!stored.success) throw AppError.invalid({ template: 'template fields are no longer valid' });
+    const defined = Object.entries(given).filter(([, value]) => value !== undefined);
+    fields = { ...stored.data, ...Object.fromEntries(defined) };
+  }
+  const { title } = fields;
+  if (title === undefined) throw AppError.invalid({ title: 'Required' });
+  return {
+    ...fields,
+    title,
+    level: fields.level ?? ITEM_DEFAULTS.level,
+    priority: fields.priority ?? ITEM_DEFAULTS.priority,
+    tags: fields.tags ?? [...ITEM_DEFAULTS.tags],
+    metadata: fields.metadata ?? { ...ITEM_DEFAULTS.metadata },
+  };
+}
+
+export async function createItem(
+  deps: Deps,
+  identity: Identity,
+  request: CreateItemInput,
+): Promise<ItemView> {
   const { sql } = deps;
+  const input = await itemFields(sql, identity.orgId, request);
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
   const actor = actorOf(identity);

@@ -1,0 +1,114 @@
+import { createServer } from 'node:http';
+import autocannon from 'autocannon';
+import { type Figures, load } from './lib';
+
+type Sql = import('@beckon/db').Sql;
+
+const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
+
+/** POST /api/items at `connections`. */
+export function createItems(url: string, token: string, seconds: number, connections = 50): Promise<Figures> {
+  return load(`POST /api/items (${connections} connections)`, {
+    url: `${url}/api/items`,
+    seconds,
+    connections,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      title: 'Deploy to production?',
+      message: 'The canary is green.',
+      tags: ['deploy'],
+    }),
+  });
+}
+
+/** Bulk items for the list scenario, written by SQL (UUID v7 ids in creation order, PostgreSQL 18). */
+export async function seedItems(sql: Sql, orgId: string, count: number): Promise<void> {
+  const batch = 100_000;
+  for (let done = 0; done < count; done += batch) {
+    await sql`
+      insert into items (id, org_id, title, message, level, created_by_type)
+      select uuidv7(), ${orgId}, 'Seeded item ' || n, 'Body of seeded item number ' || n,
+             (array['info','warning','error','success'])[1 + n % 4], 'agent'
+        from generate_series(${done + 1}::int, ${Math.min(done + batch, count)}::int) n`;
+  }
+  await sql`analyze items`;
+}
+
+/** GET /api/items (first page, 50 items) on the seeded organization. */
+export function listItems(url: string, token: string, seconds: number, connections = 10): Promise<Figures> {
+  return load(`GET /api/items at 1M items (${connections} connections)`, {
+    url: `${url}/api/items`,
+    seconds,
+    connections,
+    headers: { authorization: `Bearer ${token}` },
+  });
+}
+
+/** POST /api/items/{id}/answer, each request answering another open item with a form. */
+export async function answerItems(sql: Sql, orgId: string, url: string, token: string, seconds: number) {
+  const ids = (
+    await sql<{ id: string }[]>`
+      insert into items (id, org_id, title, form, created_by_type)
+      select uuidv7(), ${orgId}, 'Answer me ' || n, ${sql.json(FORM)}, 'agent'
+        from generate_series(1, 200000) n returning id`
+  ).map((r) => r.id);
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: 50,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ values: { ok: true } }),
+        setupRequest: (request) => ({ ...request, path: `/api/items/${ids[next++ % ids.length]}/answer` }),
+      },
+    ],
+  });
+  return {
+    name: 'POST /api/items/{id}/answer (50 connections)',
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  } satisfies Figures;
+}
+
+/**
+ * Callback deliveries per second: `count` callback jobs enqueued at once (as answers would),
+ * delivered by the resource process's worker to a local receiver.
+ */
+export async function deliverCallbacks(sql: Sql, orgId: string, count: number) {
+  let received = 0;
+  let done: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.end();
+      received += 1;
+      if (received === count) done();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  const target = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
+  const [item] = await sql<{ id: string }[]>`select id from items where org_id = ${orgId} limit 1`;
+  const started = Date.now();
+  await sql`
+    select graphile_worker.add_job('deliver_callback', json_build_object(
+      'delivery_id', gen_random_uuid(), 'org_id', ${orgId}::uuid, 'item_id', ${item!.id}::uuid,
+      'event', 'item.answered', 'url', ${target}::text, 'body', '{"status":"answered"}', 'attempt', 1), max_attempts => 1)
+      from generate_series(1, ${count})`;
+  const timeout = setTimeout(done, 120_000);
+  await finished;
+  clearTimeout(timeout);
+  const seconds = (Date.now() - started) / 1000;
+  receiver.close();
+  return { delivered: received, seconds, perSecond: Math.round(received / seconds) };
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { bearerToken, resolveIdentity } from '../auth/identity';
+import { can } from '../auth/permissions';
+import { bearerChallenge, type Deps } from '../deps';
+import { AppError, fieldsFromZod } from '../errors';
+import { ZAttachmentRef } from '../modules/attachments/attachment.contract';
+import { readAttachment } from '../modules/attachments/attachments.service';
+
+/** RFC 5987 attr-char: what encodeURIComponent leaves alone, minus ' ( ) *. */
+const encodeRfc5987 = (value: string) =>
+  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** `attachment` with a plain ASCII name for old clients and the exact UTF-8 name (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  const ascii =
+    filename
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'download';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(filename)}`;
+}
+
+/**
+ * GET /api/items/:id/attachments/:aid/download: the raw bytes of an attachment. Not a JSON
+ * procedure, so it authenticates as procedures do (bearer token, then `items.read`), and throws
+ * AppErrors that the app's error handler renders.
+ */
+export function registerDownloads(app: FastifyInstance, deps: Deps): void {
+  app.get('/api/items/:id/attachments/:aid/download', async (request, reply) => {
+    const { authorization } = request.headers;
+    const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
+    const identity = token ? await resolveIdentity(deps.sql, token, deps.identityCache) : null;
+    if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
+    if (!can(identity.permissions, 'items.read')) throw AppError.permissionDenied('items.read');
+    const params = ZAttachmentRef.safeParse(request.params);
+    if (!params.success) throw AppError.invalid(fieldsFromZod(params.error.issues));
+
+    const { attachment, data } = await readAttachment(deps, identity, params.data.id, params.data.aid);
+    return reply
+      .code(200)
+      .headers({
+        'content-type': attachment.content_type,
+        'content-disposition': contentDisposition(attachment.filename),
+        'content-length': String(data.length),
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'private, no-store',
+      })
+      .send(data);
+  });
+}

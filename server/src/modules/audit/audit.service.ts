@@ -1,0 +1,51 @@
+import type { Queryable } from '@beckon/db';
+import { uuidv7 } from 'uuidv7';
+import type { Identity } from '../../auth/identity';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { actorOf } from '../items/item-changes';
+import type { AuditEntryView, ListAuditInput } from './audit.contract';
+
+/** An audit entry for an organization-level change (no item), in the caller's transaction. */
+export async function recordOrgChange(
+  tx: Queryable,
+  identity: Identity,
+  action: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const actor = actorOf(identity);
+  await tx`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
+           values (${uuidv7()}, ${identity.orgId}, null, ${action}, ${actor.type}, ${actor.id},
+                   ${tx.json(data as never)})`;
+}
+
+type AuditRow = Omit<AuditEntryView, 'created_at'> & { created_at: Date };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The cursor is the base64url of the last id shown (ids are UUID v7: newest is greatest). */
+const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString();
+  if (!UUID.test(id)) throw AppError.invalid({ cursor: 'invalid cursor' });
+  return id;
+}
+
+/** The organization's audit log, newest first, keyset-paginated on id. */
+export async function listAudit(deps: Deps, identity: Identity, input: ListAuditInput) {
+  const { sql } = deps;
+  const conditions = [sql`org_id = ${identity.orgId}`];
+  if (input.item_id) conditions.push(sql`item_id = ${input.item_id}`);
+  if (input.cursor) conditions.push(sql`id < ${decodeCursor(input.cursor)}::uuid`);
+  const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
+  const rows = await sql<AuditRow[]>`
+    select id, item_id, action, actor_type, actor_id, data, created_at from audit_entries
+     where ${where} order by id desc limit ${input.limit + 1}`;
+  const page = rows.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return {
+    entries: page.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
+    next_cursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
+  };
+}

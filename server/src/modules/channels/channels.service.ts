@@ -1,0 +1,47 @@
+import { uuidv7 } from 'uuidv7';
+import type { Identity } from '../../auth/identity';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { recordOrgChange } from '../audit/audit.service';
+import type { ChannelView, CreateChannelInput } from './channels.contract';
+
+type ChannelRow = Omit<ChannelView, 'created_at'> & { created_at: Date };
+
+const channelView = (row: ChannelRow): ChannelView => ({ ...row, created_at: row.created_at.toISOString() });
+
+/** A unique violation on the given constraint (Postgres 23505). */
+export const isUniqueViolation = (error: unknown, constraint: string) =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === '23505' &&
+  (error as { constraint_name?: unknown }).constraint_name === constraint;
+
+export async function listChannels(deps: Deps, identity: Identity): Promise<ChannelView[]> {
+  const rows = await deps.sql<ChannelRow[]>`
+    select id, name, mode, description, created_at from channels
+     where org_id = ${identity.orgId} order by name collate "C"`;
+  return rows.map(channelView);
+}
+
+export async function createChannel(
+  deps: Deps,
+  identity: Identity,
+  input: CreateChannelInput,
+): Promise<ChannelView> {
+  try {
+    const row = await deps.sql.begin(async (tx) => {
+      const [inserted] = await tx<ChannelRow[]>`
+        insert into channels (id, org_id, name, mode, description)
+        values (${uuidv7()}, ${identity.orgId}, ${input.name}, ${input.mode}, ${input.description ?? ''})
+        returning id, name, mode, description, created_at`;
+      const row = inserted as ChannelRow;
+      await recordOrgChange(tx, identity, 'channel.create', { channel_id: row.id, name: row.name });
+      return row;
+    });
+    return channelView(row);
+  } catch (error) {
+    if (isUniqueViolation(error, 'channels_org_name_key'))
+      throw AppError.conflict('channel name already exists');
+    throw error;
+  }
+}
