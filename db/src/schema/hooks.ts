@@ -60,10 +60,8 @@ export const deliveryAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('delivery_attempts_org_idx').on(t.orgId, t.id.desc()),
+    index('delivery_attempts_org_idx').on(t.orgId, t.id),
     index('delivery_attempts_delivery_idx').on(t.deliveryId),
-    index('delivery_attempts_webhook_idx')
-      .on(t.webhookId, t.id.desc())
-      .where(sql`${t.webhookId} is not null`),
+    index('delivery_attempts_webhook_idx').on(t.webhookId, t.id).where(sql`${t.webhookId} is not null`),
   ],
 );

@@ -72,10 +72,11 @@ export const items = pgTable(
     ...timestamps(),
   },
   (t) => [
-    // Lists: pinned first, newest first (ids are UUID v7), keyset on (pinned, id).
-    index('items_org_list_idx').on(t.orgId, t.pinned.desc(), t.id.desc()),
-    index('items_org_status_idx').on(t.orgId, t.status, t.pinned.desc(), t.id.desc()),
-    index('items_org_channel_idx').on(t.orgId, t.channelId, t.pinned.desc(), t.id.desc()),
+    // Lists: pinned first, newest first (ids are UUID v7), keyset on (pinned, id). Plain ascending
+    // indexes, scanned backwards, match `order by pinned desc, id desc` (nulls first) exactly.
+    index('items_org_list_idx').on(t.orgId, t.pinned, t.id),
+    index('items_org_status_idx').on(t.orgId, t.status, t.pinned, t.id),
+    index('items_org_channel_idx').on(t.orgId, t.channelId, t.pinned, t.id),
     index('items_search_idx').using('gin', t.search),
     index('items_deadline_idx')
       .on(t.deadlineAt)
@@ -137,7 +138,7 @@ export const auditEntries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('audit_entries_org_idx').on(t.orgId, t.id.desc()),
+    index('audit_entries_org_idx').on(t.orgId, t.id),
     index('audit_entries_item_idx').on(t.itemId, t.id),
     index('audit_entries_created_idx').on(t.createdAt),
   ],

@@ -15,7 +15,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     loggerInstance: deps.log.child({ process: options.name }) as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
     // Path parameters such as setting keys are validated by the procedures (400, not Fastify's 414).
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     trustProxy: true,
   });
   // JSON only: any other body type is a 415, not a string handed to a procedure.

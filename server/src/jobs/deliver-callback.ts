@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
-import { EVENT_KINDS, enqueueJob } from '../modules/items/item-changes';
+import { addJob, EVENT_KINDS } from '../modules/items/item-changes';
 
 export const ZCallbackJob = z.object({
   delivery_id: z.uuid(),
@@ -48,18 +48,16 @@ export async function deliverCallback(deps: Deps, payload: unknown): Promise<voi
     'x-service-event': job.event,
   };
   const result = await postJson(job.url, job.body, headers, { allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS });
-  await sql.begin(async (tx) => {
-    await tx`insert into delivery_attempts
-               (org_id, delivery_id, kind, item_id, event, url, attempt, status_code, error, duration_ms)
-             values (${job.org_id}, ${job.delivery_id}, 'callback', ${job.item_id}, ${job.event}, ${job.url},
-                     ${job.attempt}, ${result.status}, ${result.error}, ${Math.round(result.durationMs)})`;
-    if (result.ok || isFinal(result.status, result.error) || job.attempt >= MAX_DELIVERY_ATTEMPTS) return;
-    const delay = retryDelayMs(job.attempt, env.DELIVERY_RETRY_BASE_MS, result.retryAfterSeconds);
-    await enqueueJob(
-      tx,
-      'deliver_callback',
-      { ...job, attempt: job.attempt + 1 },
-      { runAt: new Date(Date.now() + delay) },
-    );
-  });
+  const retry = !result.ok && !isFinal(result.status, result.error) && job.attempt < MAX_DELIVERY_ATTEMPTS;
+  const runAt = new Date(
+    Date.now() + retryDelayMs(job.attempt, env.DELIVERY_RETRY_BASE_MS, result.retryAfterSeconds),
+  );
+  // The attempt's record and the next attempt (if any) in one statement: both or neither.
+  await sql`
+    with attempt as (
+      insert into delivery_attempts
+        (org_id, delivery_id, kind, item_id, event, url, attempt, status_code, error, duration_ms)
+      values (${job.org_id}, ${job.delivery_id}, 'callback', ${job.item_id}, ${job.event}, ${job.url},
+              ${job.attempt}, ${result.status}, ${result.error}, ${Math.round(result.durationMs)}))
+    select ${retry ? addJob(sql, 'deliver_callback', { ...job, attempt: job.attempt + 1 }, { runAt }) : sql`1`}`;
 }

@@ -61,52 +61,76 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
   });
 }
 
+/** A `graphile_worker.add_job(...)` call, to embed in a statement of the caller's. */
+export const addJob = (
+  sql: Queryable,
+  task: string,
+  payload: object,
+  options: { runAt?: Date; key?: string } = {},
+) =>
+  sql`graphile_worker.add_job(
+    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => 1,
+    run_at => ${options.runAt ?? null}::timestamptz, job_key => ${options.key ?? null})`;
+
 export async function enqueueJob(
   sql: Queryable,
   task: string,
   payload: object,
   options: { runAt?: Date; key?: string } = {},
 ) {
-  await sql`select graphile_worker.add_job(
-    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => 1,
-    run_at => ${options.runAt ?? null}::timestamptz, job_key => ${options.key ?? null})`;
+  await sql`select ${addJob(sql, task, payload, options)}`;
 }
 
+/** The job that expires an item at its deadline: one per item (job key), replaced when it moves. */
+export const expiryJob = (sql: Queryable, row: ItemRow) =>
+  addJob(
+    sql,
+    'expire_item',
+    { item_id: row.id },
+    { runAt: row.deadline_at ?? undefined, key: `expire_item:${row.id}` },
+  );
+
+type Change = {
+  row: ItemRow;
+  action: string;
+  actor: Actor;
+  event: EventKind | null;
+  data?: Record<string, unknown>;
+};
+
 /**
- * Everything that follows a change of an item, written in the caller's transaction: the audit
- * entry, the event for the real-time streams and, when the item has a callback URL, the callback
- * job. A rollback takes all of it back.
+ * What follows a change of an item, as parts of one SQL statement: the audit entry and the
+ * stream event (data-modifying CTEs), then the notification and, when the item has a callback
+ * URL, the callback job (select expressions). Being one statement, it commits or rolls back with
+ * the change it follows.
  */
-export async function recordItemChange(
-  tx: Queryable,
-  change: {
-    row: ItemRow;
-    action: string;
-    actor: Actor;
-    event: EventKind | null;
-    data?: Record<string, unknown>;
-  },
-): Promise<void> {
+export function followUps(sql: Queryable, change: Change) {
   const { row, actor, event } = change;
-  await tx`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
-           values (${uuidv7()}, ${row.org_id}, ${row.id}, ${change.action}, ${actor.type}, ${actor.id},
-                   ${tx.json((change.data ?? {}) as never)})`;
-  if (!event) return;
+  const audit = sql`audit as (
+    insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
+    values (${uuidv7()}, ${row.org_id}, ${row.id}, ${change.action}, ${actor.type}, ${actor.id},
+            ${sql.json((change.data ?? {}) as never)}))`;
+  if (!event) return { ctes: audit, select: sql`1` };
   const eventId = uuidv7();
-  await tx`insert into events (id, org_id, type, item_id, agent_id, data)
-           values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id},
-                   ${tx.json({ item: itemView(row) } as never)})`;
-  await tx`select pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})`;
-  if (row.callback_url && CALLBACK_EVENTS.has(event)) {
-    const job: CallbackJob = {
-      delivery_id: uuidv7(),
-      org_id: row.org_id,
-      item_id: row.id,
-      event,
-      url: row.callback_url,
-      body: callbackBody(row, event),
-      attempt: 1,
-    };
-    await enqueueJob(tx, 'deliver_callback', job);
-  }
+  const ctes = sql`${audit}, stream as (
+    insert into events (id, org_id, type, item_id, agent_id, data)
+    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)}))`;
+  const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})`;
+  if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
+  const job: CallbackJob = {
+    delivery_id: uuidv7(),
+    org_id: row.org_id,
+    item_id: row.id,
+    event,
+    url: row.callback_url,
+    body: callbackBody(row, event),
+    attempt: 1,
+  };
+  return { ctes, select: sql`${notify}, ${addJob(sql, 'deliver_callback', job)}` };
+}
+
+/** Writes the follow-ups of a change in the caller's transaction (one round trip). */
+export async function recordItemChange(tx: Queryable, change: Change): Promise<void> {
+  const { ctes, select } = followUps(tx, change);
+  await tx`with ${ctes} select ${select}`;
 }

@@ -13,12 +13,46 @@ import {
   type UpdateItemInput,
   ZItemFields,
 } from './item.contract';
-import { actorOf, type EventKind, enqueueJob, recordItemChange, SYSTEM } from './item-changes';
+import { actorOf, type EventKind, expiryJob, followUps, recordItemChange, SYSTEM } from './item-changes';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 
+/** Every column an item view needs (not the search vector). */
+const COLUMNS = [
+  'id',
+  'org_id',
+  'title',
+  'message',
+  'level',
+  'priority',
+  'channel_id',
+  'tags',
+  'form',
+  'metadata',
+  'callback_url',
+  'deadline_at',
+  'status',
+  'status_before_archive',
+  'response',
+  'answered_at',
+  'answered_by_type',
+  'answered_by_id',
+  'acked_at',
+  'snoozed_until',
+  'pinned',
+  'archived_at',
+  'created_by_type',
+  'created_by_id',
+  'agent_id',
+  'created_at',
+  'updated_at',
+];
+const ITEM_COLUMNS = COLUMNS.map((column) => `i.${column}`).join(', ');
+const RETURNING = COLUMNS.join(', ');
+
 const SELECT = (sql: Queryable) =>
-  sql`select i.*, c.name as channel_name from items i left join channels c on c.id = i.channel_id`;
+  sql`select ${sql.unsafe(ITEM_COLUMNS)}, (select c.name from channels c where c.id = i.channel_id) as channel_name
+        from items i`;
 
 async function channelName(sql: Queryable, orgId: string, channelId: string | null | undefined) {
   if (!channelId) return null;
@@ -37,7 +71,7 @@ function futureDeadline(deadline: Date | null | undefined) {
 async function scheduleExpiry(sql: Queryable, row: ItemRow) {
   const key = `expire_item:${row.id}`;
   if (row.deadline_at && row.status === 'open') {
-    await enqueueJob(sql, 'expire_item', { item_id: row.id }, { runAt: row.deadline_at, key });
+    await sql`select ${expiryJob(sql, row)}`;
   } else {
     await sql`select graphile_worker.remove_job(${key})`;
   }
@@ -82,20 +116,50 @@ export async function createItem(
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
   const actor = actorOf(identity);
-  const row = await sql.begin(async (tx) => {
-    const [inserted] = await tx<ItemRow[]>`
+  const now = new Date();
+  const row: ItemRow = {
+    id: uuidv7(),
+    org_id: identity.orgId,
+    title: input.title,
+    message: input.message ?? null,
+    level: input.level,
+    priority: input.priority,
+    channel_id: input.channel_id ?? null,
+    channel_name: channel,
+    tags: input.tags,
+    form: input.form ?? null,
+    metadata: input.metadata,
+    callback_url: input.callback_url ?? null,
+    deadline_at: input.deadline_at ?? null,
+    status: 'open',
+    status_before_archive: null,
+    response: null,
+    answered_at: null,
+    answered_by_type: null,
+    answered_by_id: null,
+    acked_at: null,
+    snoozed_until: null,
+    pinned: false,
+    archived_at: null,
+    created_by_type: actor.type,
+    created_by_id: actor.id,
+    agent_id: identity.agentId,
+    created_at: now,
+    updated_at: now,
+  };
+  // One statement, so one round trip and no explicit transaction: the item, its audit entry,
+  // its stream event and notification, and its expiry job commit together.
+  const { ctes, select } = followUps(sql, { row, action: 'item.create', actor, event: 'item.created' });
+  await sql`
+    with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
-                         callback_url, deadline_at, created_by_type, created_by_id, agent_id)
-      values (${uuidv7()}, ${identity.orgId}, ${input.title}, ${input.message ?? null}, ${input.level},
-              ${input.priority}, ${input.channel_id ?? null}, ${input.tags}, ${input.form ? tx.json(input.form as never) : null},
-              ${tx.json(input.metadata as never)}, ${input.callback_url ?? null}, ${input.deadline_at ?? null},
-              ${actor.type}, ${actor.id}, ${identity.agentId})
-      returning *`;
-    const row = { ...(inserted as ItemRow), channel_name: channel };
-    await recordItemChange(tx, { row, action: 'item.create', actor, event: 'item.created' });
-    if (row.deadline_at) await scheduleExpiry(tx, row);
-    return row;
-  });
+                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at)
+      values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
+              ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
+              ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
+              ${row.created_at}, ${row.updated_at})
+    ), ${ctes}
+    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}`;
   return itemView(row);
 }
 
@@ -163,7 +227,7 @@ export async function updateItem(deps: Deps, identity: Identity, input: UpdateIt
       if (value !== undefined) set[key] = key === 'metadata' ? tx.json(value as never) : value;
     }
     const [updated] = await tx<ItemRow[]>`
-      update items set ${tx(set)}, updated_at = now() where id = ${id} returning *`;
+      update items set ${tx(set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: channel ?? null };
     if (channel === undefined) row.channel_name = await channelName(tx, identity.orgId, row.channel_id);
     await recordItemChange(tx, {
@@ -261,7 +325,7 @@ export async function actOnItem(
     }
     const [updated] = await tx<ItemRow[]>`
       update items set ${changesFor(tx, current, input, to, actor)}, updated_at = now()
-       where id = ${id} returning *`;
+       where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const data = input.action === 'snooze' ? { until: input.until?.toISOString() } : {};
     await recordItemChange(tx, {
