@@ -1,7 +1,9 @@
-import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { deliverCallback } from './deliver-callback';
 import { expireItem } from './expire-item';
+import { holdLiveness, unlockDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
@@ -18,15 +20,26 @@ export function taskList(deps: Deps): TaskList {
 
 const CRONTAB = '17 * * * * prune_expired';
 
-/** Starts graphile-worker on the shared database, with its logs in ours. */
-export function startWorker(deps: Deps, connectionString: string): Promise<Runner> {
+export type WorkerHandle = { stop: () => Promise<void> };
+
+/**
+ * Starts graphile-worker on the shared database, with its logs in ours; announces itself alive
+ * and hands back the jobs of workers that died (see liveness.ts).
+ */
+export async function startWorker(deps: Deps, connectionString: string): Promise<WorkerHandle> {
   const log = deps.log.child({ component: 'worker' });
   const logger = new WorkerLogger(() => (level, message, meta) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method](meta ?? {}, message);
   });
-  return run({
+  const events: WorkerEvents = new EventEmitter();
+  let poolId: string | undefined;
+  events.on('pool:create', ({ workerPool }) => {
+    poolId = workerPool.id;
+  });
+  const runner = await run({
     connectionString,
+    events,
     concurrency: deps.env.WORKER_CONCURRENCY,
     maxPoolSize: deps.env.WORKER_CONCURRENCY + 2,
     taskList: taskList(deps),
@@ -37,4 +50,13 @@ export function startWorker(deps: Deps, connectionString: string): Promise<Runne
     preset: { worker: { localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY }, completeJobBatchDelay: 0 } },
     noHandleSignals: true,
   });
+  const liveness = poolId ? await holdLiveness(connectionString, poolId) : undefined;
+  const dead = await unlockDeadWorkers(deps.sql);
+  if (dead.length) log.warn({ pools: dead }, 'released the jobs of dead workers');
+  return {
+    stop: async () => {
+      await runner.stop();
+      await liveness?.release();
+    },
+  };
 }

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Runner } from 'graphile-worker';
 import { IdentityCache } from '../auth/identity-cache';
 import { connect } from '../database';
 import type { Deps } from '../deps';
 import { type Env, loadEnv } from '../env';
 import { buildAuthApp } from '../http/auth';
 import { buildResourceApp } from '../http/resource';
-import { startWorker } from '../jobs/worker';
+import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger } from '../log';
 import { localStorage } from '../storage/storage';
 
@@ -28,7 +27,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const deps: Deps = { env, sql, db, log, storage, identityCache };
 
   let app: FastifyInstance | undefined;
-  let worker: Runner | undefined;
+  let worker: WorkerHandle | undefined;
   if (kind === 'resource') app = await buildResourceApp(deps);
   if (kind === 'auth') app = await buildAuthApp(deps);
   if (kind === 'worker' || (kind === 'resource' && env.RUN_WORKER)) {

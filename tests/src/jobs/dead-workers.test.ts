@@ -1,0 +1,80 @@
+import { hashToken } from '@beckon/server/auth/tokens';
+import { unlockDeadWorkers } from '@beckon/server/jobs/liveness';
+import { startWorker } from '@beckon/server/jobs/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../harness';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+/** A job locked a minute ago by `poolId`, as a worker that was then killed would leave it. */
+async function lockedJob(poolId: string) {
+  const sql = server.database.sql;
+  const [job] = await sql<{ id: string }[]>`
+    select id from graphile_worker.add_job('prune_expired', '{}'::json, job_key => ${hashToken(poolId)})`;
+  await sql`update graphile_worker._private_jobs set locked_by = ${poolId}, locked_at = now() - interval '1 minute'
+             where id = ${job!.id}`;
+  return job!.id;
+}
+
+const lockedBy = async (id: string) =>
+  (
+    await server.database.sql<{ locked_by: string | null }[]>`
+    select locked_by from graphile_worker._private_jobs where id = ${id}`
+  )[0]?.locked_by;
+
+describe('jobs of dead workers', () => {
+  it('are unlocked, while those of a live worker stay locked', async () => {
+    const sql = server.database.sql;
+    const dead = await lockedJob('pool-dead');
+    const alive = await lockedJob('pool-alive');
+    // A live pool holds its liveness lock on a session of its own.
+    const session = await sql.reserve();
+    await session`select pg_advisory_lock(hashtextextended(${'beckon-worker:pool-alive'}, 0))`;
+    try {
+      expect(await unlockDeadWorkers(sql)).toEqual(['pool-dead']);
+      expect(await lockedBy(dead)).toBeNull();
+      expect(await lockedBy(alive)).toBe('pool-alive');
+    } finally {
+      await session`select pg_advisory_unlock_all()`;
+      session.release();
+    }
+  });
+
+  it('leaves recently locked jobs alone (a pool takes its lock just after it starts)', async () => {
+    const [job] = await server.database.sql<{ id: string }[]>`
+      select id from graphile_worker.add_job('prune_expired', '{}'::json, job_key => 'fresh')`;
+    await server.database
+      .sql`update graphile_worker._private_jobs set locked_by = 'pool-new', locked_at = now()
+                               where id = ${job!.id}`;
+    expect(await unlockDeadWorkers(server.database.sql)).not.toContain('pool-new');
+    expect(await lockedBy(job!.id)).toBe('pool-new');
+  });
+
+  it('are run by the next worker that starts, which holds its own liveness lock', async () => {
+    const sql = server.database.sql;
+    const orphan = await lockedJob('pool-killed');
+    const worker = await startWorker(server.deps, server.database.url);
+    try {
+      for (
+        let i = 0;
+        i < 100 && (await sql`select 1 from graphile_worker._private_jobs where id = ${orphan}`).length;
+        i++
+      ) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await sql`select 1 from graphile_worker._private_jobs where id = ${orphan}`).toHaveLength(0);
+      const held = await sql`
+        select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
+         where l.locktype = 'advisory' and a.application_name = 'beckon-worker-liveness'
+           and a.datname = current_database()`;
+      expect(held).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
