@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, schema } from '@beckon/db';
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { HttpClient } from './http';
 
 const DAY = 24 * 3600 * 1000;
 const unique = () => randomUUID().slice(0, 8);
@@ -104,4 +105,27 @@ export class Factories {
     const session = await this.session(user.id, org.id);
     return { org, user, token: session.token, session };
   }
+}
+
+/**
+ * The callers most tests compare: an owner, a member and a viewer of one organization, and the
+ * owner of another organization, each signed in on the resource process.
+ */
+export async function signedInCallers(db: Db, resource: HttpClient) {
+  const factories = new Factories(db);
+  const account = await factories.account('owner');
+  const colleague = async (role: SystemRole) => {
+    const user = await factories.user();
+    await factories.member(account.org.id, user.id, role);
+    return resource.as((await factories.session(user.id, account.org.id)).token);
+  };
+  return {
+    factories,
+    orgId: account.org.id,
+    userId: account.user.id,
+    owner: resource.as(account.token),
+    member: await colleague('member'),
+    viewer: await colleague('viewer'),
+    other: resource.as((await factories.account('owner')).token),
+  };
 }

@@ -1,6 +1,6 @@
 import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
 
 type Entry = {
   id: string;
@@ -24,17 +24,10 @@ let otherItemId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const f = new Factories(server.database.db);
-  const account = await f.account('owner');
-  orgId = account.org.id;
-  userId = account.user.id;
-  owner = server.resource.as(account.token);
-  const [memberUser, viewerUser] = [await f.user(), await f.user()];
-  await f.member(orgId, memberUser.id, 'member');
-  await f.member(orgId, viewerUser.id, 'viewer');
-  member = server.resource.as((await f.session(memberUser.id, orgId)).token);
-  viewer = server.resource.as((await f.session(viewerUser.id, orgId)).token);
-  other = server.resource.as((await f.account('owner')).token);
+  ({ owner, member, viewer, other, orgId, userId } = await signedInCallers(
+    server.database.db,
+    server.resource,
+  ));
   // Another organization is busy at the same time: none of this may show up in ours.
   otherItemId = (await other.post<{ id: string }>('/api/items', { title: 'theirs' })).body.id;
   await other.post(`/api/items/${otherItemId}/ack`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
 
 type Channel = { id: string; name: string; mode: string; description: string; created_at: string };
 
@@ -12,16 +12,7 @@ let orgId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const f = new Factories(server.database.db);
-  const account = await f.account('owner');
-  orgId = account.org.id;
-  owner = server.resource.as(account.token);
-  const [memberUser, viewerUser] = [await f.user(), await f.user()];
-  await f.member(orgId, memberUser.id, 'member');
-  await f.member(orgId, viewerUser.id, 'viewer');
-  member = server.resource.as((await f.session(memberUser.id, orgId)).token);
-  viewer = server.resource.as((await f.session(viewerUser.id, orgId)).token);
-  other = server.resource.as((await f.account('owner')).token);
+  ({ owner, member, viewer, other, orgId } = await signedInCallers(server.database.db, server.resource));
 });
 afterAll(() => server?.close());
 
