@@ -1,7 +1,9 @@
 import type { Db, Sql } from '@beckon/db';
 import type { IdentityCache } from './auth/identity-cache';
+import type { Clock } from './clock';
 import type { Env } from './env';
 import type { Logger } from './log';
+import type { Mailer } from './mail/mailer';
 import type { FileStorage } from './storage/storage';
 
 /** What every service receives: configuration, the database, a logger. */
@@ -10,6 +12,10 @@ export type Deps = {
   sql: Sql;
   db: Db;
   log: Logger;
+  /** "Now" for credential lifetimes (tests move it). */
+  clock: Clock;
+  /** Outgoing mail (magic links, invitations). */
+  mailer: Mailer;
   /** Where attachment files live (see storage/storage.ts). */
   storage: FileStorage;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */

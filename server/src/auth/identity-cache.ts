@@ -23,6 +23,7 @@ export class IdentityCache {
   constructor(
     private readonly maxEntries = 10_000,
     private readonly maxAgeMs = 60_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** True while the listening connection is up, so entries may be served. */
@@ -39,7 +40,7 @@ export class IdentityCache {
     if (!this.live) return null;
     const entry = this.entries.get(tokenHash);
     if (!entry) return null;
-    const now = Date.now();
+    const now = this.now();
     if (now >= entry.expiresAt || now - entry.storedAt >= this.maxAgeMs) {
       this.entries.delete(tokenHash);
       return null;
@@ -53,7 +54,7 @@ export class IdentityCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    const now = Date.now();
+    const now = this.now();
     this.entries.set(tokenHash, { identity, expiresAt: expiresAt?.getTime() ?? Infinity, storedAt: now });
   }
 

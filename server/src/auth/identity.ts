@@ -1,5 +1,4 @@
-import type { Sql } from '@beckon/db';
-import type { IdentityCache } from './identity-cache';
+import type { Deps } from '../deps';
 import { agentPermissions } from './permissions';
 import { hashToken } from './tokens';
 
@@ -37,10 +36,11 @@ type Row = {
  * kept until the database announces a change to the credential, membership or role.
  */
 export async function resolveIdentity(
-  sql: Sql,
+  deps: Pick<Deps, 'sql' | 'clock' | 'identityCache'>,
   token: string,
-  cache?: IdentityCache,
 ): Promise<Identity | null> {
+  const { sql, identityCache: cache } = deps;
+  const now = deps.clock();
   const hash = hashToken(token);
   const cached = cache?.get(hash);
   if (cached) return cached;
@@ -50,17 +50,17 @@ export async function resolveIdentity(
       select s.user_id, s.org_id, null::uuid as agent_id, 'session' as kind, null as client_id,
              s.id::text as credential_id, s.expires_at, 1 as rank
         from sessions s
-       where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()
+       where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > ${now}
       union all
       select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, k.expires_at, 2
         from api_keys k
        where k.token_hash = ${hash} and k.revoked_at is null
-         and (k.expires_at is null or k.expires_at > now())
+         and (k.expires_at is null or k.expires_at > ${now})
       union all
       select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.expires_at, 3
         from oauth_records o
        where o.model = 'AccessToken' and o.id_hash = ${hash} and o.consumed_at is null
-         and (o.expires_at is null or o.expires_at > now())
+         and (o.expires_at is null or o.expires_at > ${now})
     )
     select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, c.expires_at,
            r.name as role, r.permissions

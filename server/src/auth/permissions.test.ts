@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentPermissions, can, grants } from './permissions';
+import { agentPermissions, can, grants, missingToGrant, PERMISSION_CATALOG } from './permissions';
 
 describe('permission matcher', () => {
   it.each([
@@ -35,5 +35,29 @@ describe('permission matcher', () => {
     expect(agentPermissions(['items.read', 'org.manage'])).toEqual(['items.read']);
     expect(agentPermissions(['items.*'])).toEqual(['items.read', 'items.write', 'items.archive']);
     expect(agentPermissions(['org.*'])).toEqual([]);
+  });
+});
+
+describe('missingToGrant (escalation guard)', () => {
+  const owner = [...PERMISSION_CATALOG];
+  const admin = PERMISSION_CATALOG.filter((p) => p !== 'org.delete' && p !== 'org.billing');
+
+  it('lets a caller grant what it holds, and names the first permission it lacks', () => {
+    expect(missingToGrant(['items.read', 'items.write'], ['items.read'])).toBeNull();
+    expect(missingToGrant(['items.read'], ['items.read', 'items.write'])).toBe('items.write');
+  });
+
+  it('expands wildcards over the catalog', () => {
+    expect(missingToGrant(owner, ['items.*', '*'])).toBeNull();
+    expect(missingToGrant(admin, ['items.*'])).toBeNull();
+    expect(missingToGrant(admin, ['org.*'])).toBe('org.delete');
+    expect(missingToGrant(admin, ['*'])).toBe('org.delete');
+    expect(missingToGrant(['items.*'], ['items.*'])).toBeNull();
+  });
+
+  it('reserves permissions outside the catalog to holders of the whole catalog', () => {
+    expect(missingToGrant(owner, ['reports.export', 'custom.*'])).toBeNull();
+    expect(missingToGrant(admin, ['reports.export'])).toBe('org.delete');
+    expect(missingToGrant(['*'], ['anything'])).toBeNull();
   });
 });

@@ -29,7 +29,7 @@ export function registerDownloads(app: FastifyInstance, deps: Deps): void {
   app.get('/api/items/:id/attachments/:aid/download', async (request, reply) => {
     const { authorization } = request.headers;
     const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
-    const identity = token ? await resolveIdentity(deps.sql, token, deps.identityCache) : null;
+    const identity = token ? await resolveIdentity(deps, token) : null;
     if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
     if (!can(identity.permissions, 'items.read')) throw AppError.permissionDenied('items.read');
     const params = ZAttachmentRef.safeParse(request.params);

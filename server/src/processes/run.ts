@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { IdentityCache } from '../auth/identity-cache';
+import { systemClock } from '../clock';
 import { connect } from '../database';
 import type { Deps } from '../deps';
 import { type Env, loadEnv } from '../env';
@@ -8,6 +9,7 @@ import { buildAuthApp } from '../http/auth';
 import { buildResourceApp } from '../http/resource';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger } from '../log';
+import { createMailer } from '../mail/mailer';
 import { localStorage } from '../storage/storage';
 
 type Kind = 'resource' | 'auth' | 'worker';
@@ -24,7 +26,8 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const identityCache = kind === 'resource' && env.IDENTITY_CACHE ? new IdentityCache() : undefined;
   const listener = await identityCache?.listen(env.DATABASE_URL);
   const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
-  const deps: Deps = { env, sql, db, log, storage, identityCache };
+  const mailer = createMailer(env, log);
+  const deps: Deps = { env, sql, db, log, storage, identityCache, clock: systemClock, mailer };
 
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
@@ -44,6 +47,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
     await app?.close();
     await worker?.stop();
     await listener?.close();
+    mailer.close();
     await end({ timeout: 5 });
     process.exit(0);
   };

@@ -1,3 +1,5 @@
+import { accountsRouter } from '../modules/accounts/router';
+import { adminRouter } from '../modules/admin/router';
 import { attachmentsRouter } from '../modules/attachments/router';
 import { auditRouter } from '../modules/audit/router';
 import { channelsRouter } from '../modules/channels/router';
@@ -18,7 +20,13 @@ export const appRouter = router({
   settings: settingsRouter,
   audit: auditRouter,
   stats: statsRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
+
+/** The authorization process's procedures (/auth REST, /auth/trpc). */
+export const authRouter = router({ accounts: accountsRouter });
+
+export type AuthRouter = typeof authRouter;

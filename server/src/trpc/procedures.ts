@@ -1,4 +1,4 @@
-import { resolveIdentity } from '../auth/identity';
+import { type Identity, resolveIdentity } from '../auth/identity';
 import { can } from '../auth/permissions';
 import { bearerChallenge } from '../deps';
 import { AppError } from '../errors';
@@ -6,17 +6,36 @@ import { publicProcedure } from './init';
 
 /** Requires a live credential; the identity (and so the tenant) comes from it, never from input. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const identity =
-    ctx.identity ??
-    (ctx.token ? await resolveIdentity(ctx.deps.sql, ctx.token, ctx.deps.identityCache) : null);
+  const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps, ctx.token) : null);
   if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
   return next({ ctx: { ...ctx, identity } });
 });
 
+const requirePermission = (identity: Identity, permission: string) => {
+  if (!can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
+};
+
 /** Requires the named permission, matched with the specification's wildcard rules. */
 export const permissionProcedure = (permission: string) =>
   authedProcedure.use(({ ctx, next }) => {
-    if (!can(ctx.identity.permissions, permission)) throw AppError.permissionDenied(permission);
+    requirePermission(ctx.identity, permission);
+    return next();
+  });
+
+/**
+ * Account operations (sign-out, organizations, keys, invitations) need a person's own session:
+ * neither an agent's API key nor a token issued to a third-party OAuth client.
+ */
+export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.identity.source !== 'session' || ctx.identity.clientId) {
+    throw AppError.forbidden("this operation needs a signed-in user's session");
+  }
+  return next();
+});
+
+export const sessionPermissionProcedure = (permission: string) =>
+  sessionProcedure.use(({ ctx, next }) => {
+    requirePermission(ctx.identity, permission);
     return next();
   });
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IdentityCache } from '@beckon/server/auth/identity-cache';
+import { type Clock, systemClock } from '@beckon/server/clock';
 import { connect } from '@beckon/server/database';
 import type { Deps } from '@beckon/server/deps';
 import { loadEnv } from '@beckon/server/env';
@@ -9,6 +10,7 @@ import { buildAuthApp } from '@beckon/server/http/auth';
 import { buildResourceApp } from '@beckon/server/http/resource';
 import { startWorker } from '@beckon/server/jobs/worker';
 import { createLogger } from '@beckon/server/log';
+import { createMailer } from '@beckon/server/mail/mailer';
 import { localStorage } from '@beckon/server/storage/storage';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +20,7 @@ import { HttpClient } from './http';
 export type TestServer = {
   database: TestDatabase;
   deps: Deps;
+  authDeps: Deps;
   resource: HttpClient;
   auth: HttpClient;
   /** Waits until the resource process has applied every identity change committed so far. */
@@ -31,6 +34,8 @@ export type TestServerOptions = {
   router?: AnyTRPCRouter;
   /** Run the job worker (callbacks, deadlines) against the test database. */
   worker?: boolean;
+  /** "Now" for credential lifetimes on both processes (see manualClock). */
+  clock?: Clock;
 };
 
 const listen = async (app: FastifyInstance) => {
@@ -56,17 +61,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = createLogger(env, 'beckon-test');
   const resourceDb = connect(env, database.url, 'beckon-resource');
   const authDb = connect(env, database.url, 'beckon-auth');
-  const identityCache = env.IDENTITY_CACHE ? new IdentityCache() : undefined;
+  const clock = options.clock ?? systemClock;
+  const identityCache = env.IDENTITY_CACHE
+    ? new IdentityCache(undefined, undefined, () => clock().getTime())
+    : undefined;
   const listener = await identityCache?.listen(database.url);
   const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
-  const resourceDeps: Deps = { env, ...resourceDb, log, storage, identityCache };
+  const mailer = createMailer(env, log);
+  const shared = { env, log, storage, clock, mailer };
+  const resourceDeps: Deps = { ...shared, ...resourceDb, identityCache };
+  const authDeps: Deps = { ...shared, ...authDb };
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
-  const authApp = await buildAuthApp({ env, ...authDb, log, storage });
+  const authApp = await buildAuthApp(authDeps);
   const [resourceUrl, authUrl] = await Promise.all([listen(resourceApp), listen(authApp)]);
   const worker = options.worker ? await startWorker(resourceDeps, database.url) : undefined;
   return {
     database,
     deps: resourceDeps,
+    authDeps,
     resource: new HttpClient(resourceUrl),
     auth: new HttpClient(authUrl),
     syncIdentities: async () => {
@@ -76,6 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await Promise.all([resourceApp.close(), authApp.close()]);
       await worker?.stop();
       await listener?.close();
+      mailer.close();
       await Promise.all([resourceDb.end({ timeout: 5 }), authDb.end({ timeout: 5 })]);
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -6,18 +6,28 @@ import { AppError } from '../../errors';
 import { actorOf } from '../items/item-changes';
 import type { AuditEntryView, ListAuditInput } from './audit.contract';
 
-/** An audit entry for an organization-level change (no item), in the caller's transaction. */
-export async function recordOrgChange(
+export type AuditEntry = {
+  orgId: string;
+  action: string;
+  actor: { type: 'user' | 'agent' | 'system'; id: string | null };
+  data: Record<string, unknown>;
+};
+
+/** An audit entry without an item (sign-ins, credentials, organization changes), in `tx`. */
+export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
+  const { orgId, action, actor, data } = entry;
+  await tx`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
+           values (${uuidv7()}, ${orgId}, null, ${action}, ${actor.type}, ${actor.id},
+                   ${tx.json(data as never)})`;
+}
+
+/** An audit entry for an organization-level change by the caller, in the caller's transaction. */
+export const recordOrgChange = (
   tx: Queryable,
   identity: Identity,
   action: string,
   data: Record<string, unknown>,
-): Promise<void> {
-  const actor = actorOf(identity);
-  await tx`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
-           values (${uuidv7()}, ${identity.orgId}, null, ${action}, ${actor.type}, ${actor.id},
-                   ${tx.json(data as never)})`;
-}
+) => recordAudit(tx, { orgId: identity.orgId, action, actor: actorOf(identity), data });
 
 type AuditRow = Omit<AuditEntryView, 'created_at'> & { created_at: Date };
 

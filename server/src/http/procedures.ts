@@ -1,0 +1,29 @@
+import type { AnyTRPCRouter } from '@trpc/server';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../deps';
+import { toAppError } from '../errors';
+import { contextFactory } from '../trpc/context';
+import { registerRestRoutes } from './rest';
+
+/** Serves a router twice: as REST routes under `rest` and as tRPC under `trpc`. */
+export async function serveProcedures(
+  app: FastifyInstance,
+  deps: Deps,
+  router: AnyTRPCRouter,
+  prefixes: { rest: string; trpc: string },
+): Promise<void> {
+  const createContext = contextFactory(deps);
+  registerRestRoutes(app, router, createContext, prefixes.rest);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: prefixes.trpc,
+    trpcOptions: {
+      router,
+      createContext,
+      responseMeta: ({ errors }) => (errors[0] ? { status: toAppError(errors[0]).status } : {}),
+      onError: ({ error }) => {
+        if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+      },
+    } satisfies FastifyTRPCPluginOptions<AnyTRPCRouter>['trpcOptions'],
+  });
+}

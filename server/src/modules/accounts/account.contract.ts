@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { Meta } from '../../trpc/init';
+import { ZIdentityView } from '../identity/identity.contract';
+import { SLUG_PATTERN } from './users';
+
+/** /auth/me: the identity object plus the user, the organization, the role and permissions. */
+export const ZAccountView = ZIdentityView.extend({
+  user: z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable() }),
+  org: z.object({ id: z.uuid(), name: z.string(), slug: z.string() }),
+}).meta({ id: 'Account' });
+export type AccountView = z.infer<typeof ZAccountView>;
+
+const ZSlug = z.string().regex(SLUG_PATTERN, {
+  error: 'must be 1-64 lowercase letters, digits or "-", not starting or ending with "-"',
+});
+
+export const ZOrganization = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+    is_personal: z.boolean(),
+    role: z.string().describe("The caller's role in it"),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Organization' });
+export type OrganizationView = z.infer<typeof ZOrganization>;
+
+export const ZCreateOrgInput = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  slug: ZSlug.optional().describe('Derived from the name when absent'),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type CreateOrgInput = z.infer<typeof ZCreateOrgInput>;
+
+export const ZSwitchOrgInput = z.strictObject({ org_id: z.uuid() });
+
+export const ZLogoutOutput = z.object({ message: z.string() });
+
+const tags = ['auth'];
+const protect = true;
+export const accountMeta = {
+  me: {
+    openapi: { method: 'GET', path: '/me', protect, tags, summary: 'The identity, user and organization' },
+  },
+  logout: {
+    openapi: { method: 'POST', path: '/logout', protect, tags, summary: 'Revoke the current session' },
+  },
+  listOrgs: {
+    openapi: {
+      method: 'GET',
+      path: '/orgs',
+      protect,
+      tags,
+      summary: 'The organizations the user belongs to',
+    },
+  },
+  createOrg: {
+    status: 201,
+    openapi: {
+      method: 'POST',
+      path: '/orgs',
+      protect,
+      tags,
+      summary: 'Create an organization (the caller becomes its Owner, on the Free plan)',
+    },
+  },
+  switchOrg: {
+    openapi: {
+      method: 'POST',
+      path: '/switch-org',
+      protect,
+      tags,
+      summary: 'A new session scoped to another organization the user belongs to',
+      description: '404 when the organization does not exist or the user is not a member.',
+    },
+  },
+} satisfies Record<string, Meta>;

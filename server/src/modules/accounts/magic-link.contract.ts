@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Meta } from '../../trpc/init';
+
+export const MAGIC_LINK_MINUTES = 15;
+
+export const ZRequestMagicLinkInput = z.strictObject({
+  email: z.email().max(320),
+  org_id: z.uuid().optional().describe('Organization to sign in to, if the user is a member'),
+});
+export type RequestMagicLinkInput = z.infer<typeof ZRequestMagicLinkInput>;
+
+export const ZRequestMagicLinkOutput = z.object({
+  message: z.string(),
+  token: z.string().optional().describe('Only in development mode (SMTP_HOST unset)'),
+});
+
+export const ZVerifyMagicLinkInput = z.strictObject({ token: z.string().min(1).max(200) });
+
+const tags = ['auth'];
+export const magicLinkMeta = {
+  request: {
+    openapi: {
+      method: 'POST',
+      path: '/magic-link',
+      tags,
+      summary: 'Email a sign-in link',
+      description:
+        'Always answers 200 with the same message, whether or not the address has an account. The link is valid 15 minutes and works once.',
+    },
+  },
+  verify: {
+    openapi: {
+      method: 'GET',
+      path: '/verify',
+      tags,
+      summary: 'Exchange a link token for a session',
+      description:
+        'Creates the user and a personal workspace on first sign-in. 400 when the token is unknown, expired or already used.',
+    },
+  },
+} satisfies Record<string, Meta>;

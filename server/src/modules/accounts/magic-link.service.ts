@@ -1,0 +1,58 @@
+import { uuidv7 } from 'uuidv7';
+import { generateToken, hashToken } from '../../auth/tokens';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { MAGIC_LINK_MINUTES, type RequestMagicLinkInput } from './magic-link.contract';
+import type { SessionGrant } from './sessions';
+import { signInByEmail } from './sign-in';
+import { normalizeEmail } from './users';
+
+const MESSAGE = 'If the address can receive mail, a sign-in link is on its way.';
+
+/**
+ * Stores a link token (hashed) and mails the link. Unknown addresses take the same path (the
+ * account is created at verification), so the answer and its timing say nothing about them.
+ */
+export async function requestMagicLink(deps: Deps, input: RequestMagicLinkInput) {
+  const token = generateToken();
+  const email = normalizeEmail(input.email);
+  const now = deps.clock();
+  const expiresAt = new Date(now.getTime() + MAGIC_LINK_MINUTES * 60_000);
+  // An unknown org_id is stored as null rather than refused: the answer must not reveal it.
+  await deps.sql`
+    insert into magic_link_tokens (id, token_hash, email, org_id, created_at, expires_at)
+    values (${uuidv7()}, ${hashToken(token)}, ${email},
+            (select id from organizations where id = ${input.org_id ?? null}::uuid), ${now}, ${expiresAt})`;
+  if (!deps.mailer.configured) {
+    deps.log.warn({ email, token }, 'magic link token (development mode: SMTP_HOST is unset)');
+    return { message: MESSAGE, token };
+  }
+  const link = `${deps.env.APP_URL}/verify?token=${encodeURIComponent(token)}`;
+  await deps.mailer.send({
+    to: email,
+    subject: 'Your Beckon sign-in link',
+    text: `Sign in to Beckon with this link (valid ${MAGIC_LINK_MINUTES} minutes, usable once):\n\n${link}\n\nIf you did not ask for it, ignore this message.`,
+  });
+  return { message: MESSAGE };
+}
+
+/**
+ * Uses a link token once: the update that marks it used is the check, so of two racing
+ * verifications only one sees the row. The sign-in happens in the same transaction.
+ */
+export async function verifyMagicLink(deps: Deps, token: string): Promise<SessionGrant> {
+  const now = deps.clock();
+  return deps.sql.begin(async (tx) => {
+    const [link] = await tx<{ email: string; org_id: string | null }[]>`
+      update magic_link_tokens set used_at = ${now}
+       where token_hash = ${hashToken(token)} and used_at is null and expires_at > ${now}
+      returning email, org_id`;
+    if (!link) throw AppError.invalid({ token: 'invalid, expired or already used' });
+    const { user: _user, ...grant } = await signInByEmail(
+      tx,
+      { email: link.email },
+      { orgId: link.org_id, method: 'magic_link', now },
+    );
+    return grant;
+  });
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { router } from '../../trpc/init';
+import {
+  authedProcedure,
+  publicProcedure,
+  sessionPermissionProcedure,
+  sessionProcedure,
+} from '../../trpc/procedures';
+import { invitationMeta, ZInvitationCodeInput, ZInvitationPreview } from '../admin/invitations.contract';
+import { acceptInvitation, previewInvitation } from '../admin/invitations.service';
+import {
+  accountMeta,
+  ZAccountView,
+  ZCreateOrgInput,
+  ZLogoutOutput,
+  ZOrganization,
+  ZSwitchOrgInput,
+} from './account.contract';
+import { createOrg, describeAccount, listOrganizations, logout, switchOrg } from './account.service';
+import {
+  apiKeyMeta,
+  ZApiKey,
+  ZCreateApiKeyInput,
+  ZCreatedApiKey,
+  ZRevokeApiKeyInput,
+} from './api-keys.contract';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
+import {
+  magicLinkMeta,
+  ZRequestMagicLinkInput,
+  ZRequestMagicLinkOutput,
+  ZVerifyMagicLinkInput,
+} from './magic-link.contract';
+import { requestMagicLink, verifyMagicLink } from './magic-link.service';
+import { ZSessionGrant } from './sessions';
+
+/** The authorization process's account operations, served under /auth. */
+export const accountsRouter = router({
+  requestMagicLink: publicProcedure
+    .meta(magicLinkMeta.request)
+    .input(ZRequestMagicLinkInput)
+    .output(ZRequestMagicLinkOutput)
+    .mutation(({ ctx, input }) => requestMagicLink(ctx.deps, input)),
+  verifyMagicLink: publicProcedure
+    .meta(magicLinkMeta.verify)
+    .input(ZVerifyMagicLinkInput)
+    .output(ZSessionGrant)
+    .query(({ ctx, input }) => verifyMagicLink(ctx.deps, input.token)),
+  me: authedProcedure
+    .meta(accountMeta.me)
+    .output(ZAccountView)
+    .query(({ ctx }) => describeAccount(ctx.deps, ctx.identity)),
+  logout: sessionProcedure
+    .meta(accountMeta.logout)
+    .output(ZLogoutOutput)
+    .mutation(({ ctx }) => logout(ctx.deps, ctx.identity)),
+  listOrgs: sessionProcedure
+    .meta(accountMeta.listOrgs)
+    .output(z.array(ZOrganization))
+    .query(({ ctx }) => listOrganizations(ctx.deps, ctx.identity)),
+  createOrg: sessionProcedure
+    .meta(accountMeta.createOrg)
+    .input(ZCreateOrgInput)
+    .output(ZOrganization)
+    .mutation(({ ctx, input }) => createOrg(ctx.deps, ctx.identity, input)),
+  switchOrg: sessionProcedure
+    .meta(accountMeta.switchOrg)
+    .input(ZSwitchOrgInput)
+    .output(ZSessionGrant)
+    .mutation(({ ctx, input }) => switchOrg(ctx.deps, ctx.identity, input.org_id)),
+  createApiKey: sessionPermissionProcedure('agents.manage')
+    .meta(apiKeyMeta.create)
+    .input(ZCreateApiKeyInput)
+    .output(ZCreatedApiKey)
+    .mutation(({ ctx, input }) => createApiKey(ctx.deps, ctx.identity, input)),
+  listApiKeys: sessionProcedure
+    .meta(apiKeyMeta.list)
+    .output(z.array(ZApiKey))
+    .query(({ ctx }) => listApiKeys(ctx.deps, ctx.identity)),
+  revokeApiKey: sessionProcedure
+    .meta(apiKeyMeta.revoke)
+    .input(ZRevokeApiKeyInput)
+    .output(ZApiKey)
+    .mutation(({ ctx, input }) => revokeApiKey(ctx.deps, ctx.identity, input.key_id)),
+  previewInvitation: publicProcedure
+    .meta(invitationMeta.preview)
+    .input(ZInvitationCodeInput)
+    .output(ZInvitationPreview)
+    .query(({ ctx, input }) => previewInvitation(ctx.deps, input.code)),
+  acceptInvitation: sessionProcedure
+    .meta(invitationMeta.accept)
+    .input(ZInvitationCodeInput)
+    .output(ZSessionGrant)
+    .mutation(({ ctx, input }) => acceptInvitation(ctx.deps, ctx.identity, input.code)),
+});
