@@ -24,7 +24,7 @@ export async function requestMagicLink(deps: Deps, input: RequestMagicLinkInput)
     values (${uuidv7()}, ${hashToken(token)}, ${email},
             (select id from organizations where id = ${input.org_id ?? null}::uuid), ${now}, ${expiresAt})`;
   if (!deps.mailer.configured) {
-    deps.log.warn({ email, token }, 'magic link token (development mode: SMTP_HOST is unset)');
+    deps.log.info({ email, token }, 'magic link token (development mode: SMTP_HOST is unset)');
     return { message: MESSAGE, token };
   }
   const link = `${deps.env.APP_URL}/verify?token=${encodeURIComponent(token)}`;
