@@ -88,12 +88,36 @@ const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
   },
 };
 
-export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject {
-  const doc = generateOpenApiDocument(router, {
+/** Which process a document describes: the resource API (/api) or the account API (/auth). */
+export type ApiSurface = 'resource' | 'auth';
+
+const SURFACES = {
+  resource: {
     title: 'Beckon API',
     description: 'Interactive notifications: agents ask, people answer, outcomes flow back.',
+    baseUrl: (env: Env) => `${env.RESOURCE_URL}/api`,
+    extraPaths: DOWNLOAD_PATHS,
+  },
+  auth: {
+    title: 'Beckon account API',
+    description:
+      'The authorization process: sign-in (magic link, external providers), sessions, organizations, API keys, invitations.',
+    baseUrl: (env: Env) => `${env.ISSUER_URL}/auth`,
+    extraPaths: {},
+  },
+} satisfies Record<ApiSurface, unknown>;
+
+export function openApiDocument(
+  router: OpenApiRouter,
+  env: Env,
+  surface: ApiSurface = 'resource',
+): OpenAPIObject {
+  const { title, description, baseUrl, extraPaths } = SURFACES[surface];
+  const doc = generateOpenApiDocument(router, {
+    title,
+    description,
     version: '0.1.0',
-    baseUrl: `${env.RESOURCE_URL}/api`,
+    baseUrl: baseUrl(env),
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'Session token, API key or OAuth token' },
     },
@@ -102,7 +126,7 @@ export function openApiDocument(router: OpenApiRouter, env: Env): OpenAPIObject 
     ([name]) => !name.startsWith('error.'),
   );
   doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...ERROR_SCHEMAS } };
-  doc.paths = { ...doc.paths, ...DOWNLOAD_PATHS };
+  doc.paths = { ...doc.paths, ...extraPaths };
   // Creations answer 201 (meta.status): document that instead of the generated 200.
   for (const { meta } of restProcedures(router)) {
     const op = doc.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];

@@ -237,9 +237,9 @@ describe('invitations: the invitee', () => {
       current: 3,
       upgrade_url: 'http://localhost:5173/settings/billing',
     });
-    const [{ n }] = (await server.database.sql<{ n: number }[]>`
-      select count(*)::int as n from memberships where org_id = ${org.id}`) as [{ n: number }];
-    expect(n).toBe(3);
+    const [seats] = await server.database.sql<{ n: number }[]>`
+      select count(*)::int as n from memberships where org_id = ${org.id}`;
+    expect(seats?.n).toBe(3);
   });
 
   it('needs a session: unknown code 404, current member 409, API key 403', async () => {
