@@ -39,3 +39,17 @@ export async function enforcePlanLimit(
     throw AppError.paymentRequired({ key, limit, current, upgrade_url: upgradeUrl(env) });
   }
 }
+
+/** SQLSTATE raised by the items trigger when the monthly notification quota is exhausted. */
+const QUOTA_EXHAUSTED = 'BK402';
+
+/**
+ * The 402 of the monthly_notifications gate when `error` is the quota trigger's refusal
+ * (migration 0004), else null. The trigger's DETAIL carries key, limit and current.
+ */
+export function quotaError(env: Env, error: unknown): AppError | null {
+  const pg = error as { code?: unknown; detail?: unknown };
+  if (pg?.code !== QUOTA_EXHAUSTED || typeof pg.detail !== 'string') return null;
+  const { key, limit, current } = JSON.parse(pg.detail) as { key: string; limit: number; current: number };
+  return AppError.paymentRequired({ key, limit, current, upgrade_url: upgradeUrl(env) });
+}

@@ -3,6 +3,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { quotaError } from '../billing/plan-gate';
 import { validateAnswer } from './form';
 import {
   type CreateItemInput,
@@ -116,7 +117,7 @@ export async function createItem(
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
   const actor = actorOf(identity);
-  const now = new Date();
+  const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
     org_id: identity.orgId,
@@ -150,6 +151,7 @@ export async function createItem(
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
   // its stream event and notification, and its expiry job commit together.
   const { ctes, select } = followUps(sql, { row, action: 'item.create', actor, event: 'item.created' });
+  // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
@@ -159,7 +161,9 @@ export async function createItem(
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at})
     ), ${ctes}
-    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}`;
+    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}`.catch((error: unknown) => {
+    throw quotaError(deps.env, error) ?? error;
+  });
   return itemView(row);
 }
 
