@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Env } from './env';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';
+import type { EventHub } from './realtime/event-hub';
 import type { FileStorage } from './storage/storage';
 
 /** What every service receives: configuration, the database, a logger. */
@@ -20,6 +21,8 @@ export type Deps = {
   storage: FileStorage;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
   identityCache?: IdentityCache;
+  /** Item events for this process's streams (resource process only). */
+  events?: EventHub;
 };
 
 /** The WWW-Authenticate challenge of a 401: it points agents at the resource metadata. */

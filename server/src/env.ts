@@ -24,6 +24,7 @@ export const ZEnv = z
     IDENTITY_CACHE: bool.default(true),
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
+    STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { bearerToken, resolveIdentity } from '../auth/identity';
-import { can } from '../auth/permissions';
-import { bearerChallenge, type Deps } from '../deps';
+import type { Deps } from '../deps';
 import { AppError, fieldsFromZod } from '../errors';
 import { ZAttachmentRef } from '../modules/attachments/attachment.contract';
 import { readAttachment } from '../modules/attachments/attachments.service';
+import { authenticate } from './authenticate';
 
 /** RFC 5987 attr-char: what encodeURIComponent leaves alone, minus ' ( ) *. */
 const encodeRfc5987 = (value: string) =>
@@ -27,11 +26,7 @@ export function contentDisposition(filename: string): string {
  */
 export function registerDownloads(app: FastifyInstance, deps: Deps): void {
   app.get('/api/items/:id/attachments/:aid/download', async (request, reply) => {
-    const { authorization } = request.headers;
-    const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
-    const identity = token ? await resolveIdentity(deps, token) : null;
-    if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
-    if (!can(identity.permissions, 'items.read')) throw AppError.permissionDenied('items.read');
+    const identity = await authenticate(deps, request, 'items.read');
     const params = ZAttachmentRef.safeParse(request.params);
     if (!params.success) throw AppError.invalid(fieldsFromZod(params.error.issues));
 

@@ -2,6 +2,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { appRouter } from '../trpc/app-router';
+import { registerAgentStream } from './agent-stream';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
@@ -18,6 +19,7 @@ export async function buildResourceApp(
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
+  registerAgentStream(app, deps);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;
 }

@@ -10,6 +10,7 @@ import { buildResourceApp } from '../http/resource';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger } from '../log';
 import { createMailer } from '../mail/mailer';
+import { EventHub } from '../realtime/event-hub';
 import { localStorage } from '../storage/storage';
 
 type Kind = 'resource' | 'auth' | 'worker';
@@ -27,7 +28,9 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const listener = await identityCache?.listen(env.DATABASE_URL);
   const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
   const mailer = createMailer(env, log);
-  const deps: Deps = { env, sql, db, log, storage, identityCache, clock: systemClock, mailer };
+  const events = kind === 'resource' ? new EventHub(sql) : undefined;
+  await events?.listen(env.DATABASE_URL);
+  const deps: Deps = { env, sql, db, log, storage, identityCache, clock: systemClock, mailer, events };
 
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
@@ -47,6 +50,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
     await app?.close();
     await worker?.stop();
     await listener?.close();
+    await events?.close();
     mailer.close();
     await end({ timeout: 5 });
     process.exit(0);

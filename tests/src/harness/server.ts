@@ -11,6 +11,7 @@ import { buildResourceApp } from '@beckon/server/http/resource';
 import { startWorker } from '@beckon/server/jobs/worker';
 import { createLogger } from '@beckon/server/log';
 import { createMailer } from '@beckon/server/mail/mailer';
+import { EventHub } from '@beckon/server/realtime/event-hub';
 import { localStorage } from '@beckon/server/storage/storage';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
@@ -69,7 +70,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
   const mailer = createMailer(env, log);
   const shared = { env, log, storage, clock, mailer };
-  const resourceDeps: Deps = { ...shared, ...resourceDb, identityCache };
+  const events = new EventHub(resourceDb.sql);
+  await events.listen(database.url);
+  const resourceDeps: Deps = { ...shared, ...resourceDb, identityCache, events };
   const authDeps: Deps = { ...shared, ...authDb };
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
   const authApp = await buildAuthApp(authDeps);
@@ -88,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await Promise.all([resourceApp.close(), authApp.close()]);
       await worker?.stop();
       await listener?.close();
+      await events.close();
       mailer.close();
       await Promise.all([resourceDb.end({ timeout: 5 }), authDb.end({ timeout: 5 })]);
       await database.drop();

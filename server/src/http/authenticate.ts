@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+import { bearerToken, type Identity, resolveIdentity } from '../auth/identity';
+import { can } from '../auth/permissions';
+import { bearerChallenge, type Deps } from '../deps';
+import { AppError } from '../errors';
+
+/**
+ * For plain Fastify routes (downloads, streams, MCP): the bearer token resolved as procedures
+ * resolve it, then the permission; failures are the same AppErrors (401 with the challenge, 403).
+ */
+export async function authenticate(
+  deps: Deps,
+  request: FastifyRequest,
+  permission: string,
+): Promise<Identity> {
+  const { authorization } = request.headers;
+  const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
+  const identity = token ? await resolveIdentity(deps, token) : null;
+  if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
+  if (!can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
+  return identity;
+}

@@ -1,0 +1,99 @@
+import type { Sql } from '@beckon/db';
+import postgres from 'postgres';
+
+export const EVENTS_CHANNEL = 'beckon_events';
+
+/** One item event as the streams send it (a row of `events`). */
+export type StreamEvent = {
+  id: string;
+  seq: number;
+  org_id: string;
+  type: string;
+  item_id: string | null;
+  agent_id: string | null;
+  data: { item?: unknown };
+  created_at: Date;
+};
+
+export type Subscriber = (event: StreamEvent) => void;
+
+const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, data, created_at';
+
+/**
+ * Fans item events out to the streams of this process (/mcp/sse, /api/ws). Every committed
+ * change notifies `beckon_events` with `<org>:<event id>` (item-changes.ts), from whichever
+ * process made it; the hub listens on its own connection, reads each event once when someone in
+ * that organization is subscribed, and hands it to them in commit order.
+ */
+export class EventHub {
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private connection: postgres.Sql | null = null;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly sql: Sql) {}
+
+  async listen(url: string): Promise<void> {
+    this.connection = postgres(url, {
+      max: 1,
+      idle_timeout: 0,
+      max_lifetime: null,
+      onnotice: () => {},
+      connection: { application_name: 'beckon-events-listener' },
+    } as postgres.Options<Record<string, never>>);
+    await this.connection.listen(EVENTS_CHANNEL, (payload) => this.notified(payload));
+  }
+
+  async close(): Promise<void> {
+    await this.connection?.end({ timeout: 1 });
+    this.connection = null;
+  }
+
+  /** Subscribes to an organization's events; returns the unsubscribe function. */
+  subscribe(orgId: string, subscriber: Subscriber): () => void {
+    let set = this.subscribers.get(orgId);
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(orgId, set);
+    }
+    set.add(subscriber);
+    return () => {
+      set.delete(subscriber);
+      if (set.size === 0) this.subscribers.delete(orgId);
+    };
+  }
+
+  get subscriberCount(): number {
+    let count = 0;
+    for (const set of this.subscribers.values()) count += set.size;
+    return count;
+  }
+
+  private notified(payload: string): void {
+    const [orgId, eventId] = payload.split(':');
+    if (!orgId || !eventId || !this.subscribers.has(orgId)) return;
+    // Read in notification order, so subscribers see events in commit order.
+    const read = this.sql.unsafe<StreamEvent[]>(`select ${EVENT_COLUMNS} from events where id = $1`, [
+      eventId,
+    ]);
+    this.queue = this.queue.then(async () => {
+      const [event] = await read.catch(() => []);
+      if (!event) return;
+      for (const subscriber of this.subscribers.get(orgId) ?? []) subscriber(event);
+    });
+  }
+
+  /** Events of an organization after the one with id `afterId` (by sequence), oldest first. */
+  async eventsAfter(orgId: string, afterId: string, limit: number): Promise<StreamEvent[] | null> {
+    const [anchor] = await this.sql<{ seq: string }[]>`
+      select seq from events where id = ${afterId} and org_id = ${orgId}`;
+    if (!anchor) return null;
+    return this.eventsAfterSeq(orgId, Number(anchor.seq), limit);
+  }
+
+  eventsAfterSeq(orgId: string, seq: number, limit: number): Promise<StreamEvent[]> {
+    return this.sql.unsafe<StreamEvent[]>(
+      `select ${EVENT_COLUMNS} from events where org_id = $1 and seq > $2 order by seq limit $3`,
+      [orgId, seq, limit],
+    );
+  }
+}
