@@ -11,12 +11,12 @@ import { AppError } from '../errors';
 export async function authenticate(
   deps: Deps,
   request: FastifyRequest,
-  permission: string,
+  permission?: string,
 ): Promise<Identity> {
   const { authorization } = request.headers;
   const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
   const identity = token ? await resolveIdentity(deps, token) : null;
   if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
-  if (!can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
+  if (permission && !can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
   return identity;
 }

@@ -6,6 +6,7 @@ import { registerAgentStream } from './agent-stream';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
+import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
 
@@ -20,6 +21,7 @@ export async function buildResourceApp(
   registerDocsPage(app);
   registerDownloads(app, deps);
   registerAgentStream(app, deps);
+  registerMcp(app, deps);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;
 }

@@ -1,5 +1,6 @@
 import { itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
+import { ZName } from '../channels/channels.contract';
 import { ZForm } from './form';
 
 /** Size limits of decisions.md. */
@@ -90,12 +91,19 @@ export const ZCreateItemInput = ZItemFields.extend({
     .max(64)
     .optional()
     .describe('Template name: its fields fill what the request leaves out'),
-}).refine((v) => v.title !== undefined || v.template !== undefined, {
-  path: ['title'],
-  message: 'Required',
-  // Also reported beside other bad fields, as long as the body is an object.
-  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-});
+  channel: ZName.optional().describe('Channel name, instead of channel_id'),
+})
+  .refine((v) => v.title !== undefined || v.template !== undefined, {
+    path: ['title'],
+    message: 'Required',
+    // Also reported beside other bad fields, as long as the body is an object.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  })
+  .refine((v) => v.channel === undefined || v.channel_id === undefined, {
+    path: ['channel'],
+    message: 'give channel or channel_id, not both',
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  });
 export type CreateItemInput = z.infer<typeof ZCreateItemInput>;
 
 export const ZItemId = z.strictObject({ id: z.uuid() });
@@ -125,6 +133,7 @@ export const ZListItemsInput = z.strictObject({
   cursor: z.string().max(200).optional(),
   status: z.enum(itemStatuses).optional(),
   channel_id: z.uuid().optional(),
+  channel: ZName.optional().describe('Channel name'),
   include_archived: ZQueryBool.default(false),
   include_snoozed: ZQueryBool.default(false),
   q: z.string().trim().min(1).max(200).optional(),

@@ -63,6 +63,14 @@ async function channelName(sql: Queryable, orgId: string, channelId: string | nu
   return channel.name;
 }
 
+async function channelIdByName(sql: Queryable, orgId: string, name: string) {
+  const [channel] = await sql<
+    { id: string }[]
+  >`select id from channels where org_id = ${orgId} and name = ${name}`;
+  if (!channel) throw AppError.invalid({ channel: 'unknown channel' });
+  return channel.id;
+}
+
 function futureDeadline(deadline: Date | null | undefined) {
   if (deadline && deadline.getTime() <= Date.now())
     throw AppError.invalid({ deadline_at: 'must be in the future' });
@@ -113,7 +121,10 @@ export async function createItem(
   request: CreateItemInput,
 ): Promise<ItemView> {
   const { sql } = deps;
-  const input = await itemFields(sql, identity.orgId, request);
+  const { channel: byName, ...given } = request;
+  const channelId =
+    byName === undefined ? given.channel_id : await channelIdByName(sql, identity.orgId, byName);
+  const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
   const actor = actorOf(identity);
@@ -202,6 +213,11 @@ export async function listItems(deps: Deps, identity: Identity, input: ListItems
   else if (!input.include_archived) conditions.push(sql`i.status <> 'archived'`);
   if (!input.include_snoozed) conditions.push(sql`(i.snoozed_until is null or i.snoozed_until <= now())`);
   if (input.channel_id) conditions.push(sql`i.channel_id = ${input.channel_id}`);
+  if (input.channel) {
+    conditions.push(
+      sql`i.channel_id = (select c.id from channels c where c.org_id = ${identity.orgId} and c.name = ${input.channel})`,
+    );
+  }
   if (input.q) conditions.push(sql`i.search @@ websearch_to_tsquery('simple', ${input.q})`);
   if (input.cursor) {
     const after = decodeCursor(input.cursor);

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { ZName } from '../modules/channels/channels.contract';
+import { ZForm } from '../modules/items/form';
+import { ZItemFields, ZItemId, ZListItemsInput, ZSnoozeInput } from '../modules/items/item.contract';
+import type { createCaller } from '../trpc/app-router';
+
+type Caller = ReturnType<typeof createCaller>;
+
+/** One agent tool: its arguments (derived from the procedure's contract) and the call it makes. */
+export type AgentTool<Input extends z.ZodObject = z.ZodObject> = {
+  name: string;
+  description: string;
+  input: Input;
+  /** Whether the tool creates an item (it then takes `idempotency_key`). */
+  creates?: boolean;
+  /** Called with the arguments as sent (once they passed `input`): the procedure parses them. */
+  call: (caller: Caller, args: z.input<Input>) => Promise<unknown>;
+};
+
+const tool = <Input extends z.ZodObject>(definition: AgentTool<Input>) => definition as unknown as AgentTool;
+
+const ZIdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe('Retrying with the same key and arguments returns the first result instead of creating twice');
+
+const itemFields = z.object({
+  message: ZItemFields.shape.message.describe('Longer text (plain text or Markdown)'),
+  level: ZItemFields.shape.level.describe('info, warning, error or success; default info'),
+  tags: ZItemFields.shape.tags.describe('Up to 20 short labels'),
+  metadata: ZItemFields.shape.metadata.describe('Any JSON object (≤ 16 KiB), returned as is'),
+});
+const ZId = ZItemId.shape.id.describe('Item id (UUID)');
+
+const ZNotifyArgs = z.strictObject({
+  title: z.string().trim().min(1).max(500).describe('Short headline people see first'),
+  ...itemFields.shape,
+  channel: ZName.optional().describe('Channel name (must exist)'),
+  priority: z.number().int().min(0).max(4).optional().describe('0 (lowest) to 4 (most urgent); default 2'),
+  idempotency_key: ZIdempotencyKey,
+});
+
+/** The eight tools of the specification, each calling one tRPC procedure. */
+export const AGENT_TOOLS: AgentTool[] = [
+  tool({
+    name: 'service.notify',
+    description:
+      'Send a notification to the people of your organization. Returns the created item (id, status, ...).',
+    input: ZNotifyArgs,
+    creates: true,
+    call: (caller, { idempotency_key: _key, ...args }) => caller.items.create(args),
+  }),
+  tool({
+    name: 'service.ask',
+    description:
+      'Ask people a question with a form they fill in. Returns the created item; its status becomes "answered" with `response` holding the values (follow it with service.list, the event stream, or callback_url).',
+    input: ZNotifyArgs.extend({
+      form: ZForm.describe(
+        'Form: {id, fields:[{id, type: yesno|text|textarea|number|select|radio|multiselect|checkbox|date, label, required?, options?:[{value,label}]}]}',
+      ),
+      callback_url: ZItemFields.shape.callback_url.describe('HTTPS URL that receives the signed outcome'),
+    }),
+    creates: true,
+    call: (caller, { idempotency_key: _key, ...args }) => caller.items.create(args),
+  }),
+  tool({
+    name: 'service.list',
+    description: 'List items, pinned first then newest first. Returns {items, next_cursor}.',
+    input: z.strictObject({
+      status: ZListItemsInput.shape.status.describe(
+        'open, answered, dismissed, archived, expired or withdrawn',
+      ),
+      channel: ZName.optional().describe('Channel name'),
+      limit: z.number().int().min(1).max(200).optional().describe('Page size, default 50, at most 200'),
+      cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+      include_archived: z.boolean().optional(),
+      include_snoozed: z.boolean().optional(),
+    }),
+    call: (caller, args) => caller.items.list(args),
+  }),
+  tool({
+    name: 'service.ack',
+    description: 'Mark an item as seen (acked_at). Returns the item.',
+    input: z.strictObject({ id: ZId }),
+    call: (caller, args) => caller.items.ack(args),
+  }),
+  tool({
+    name: 'service.dismiss',
+    description: 'Dismiss an open or answered item. Returns the item.',
+    input: z.strictObject({ id: ZId }),
+    call: (caller, args) => caller.items.dismiss(args),
+  }),
+  tool({
+    name: 'service.snooze',
+    description: 'Hide an item from lists until a time. Returns the item.',
+    input: z.strictObject({
+      id: ZId,
+      until: ZSnoozeInput.shape.until.describe('ISO 8601 time in the future'),
+    }),
+    call: (caller, args) => caller.items.snooze(args),
+  }),
+  tool({
+    name: 'service.comment_add',
+    description: 'Add a comment to an item. Returns the comment.',
+    input: z.strictObject({ id: ZId, text: z.string().trim().min(1).max(10_000).describe('Comment text') }),
+    call: (caller, { id, text }) => caller.items.addComment({ id, body: text }),
+  }),
+  tool({
+    name: 'service.update',
+    description: 'Change an item. tags and metadata replace the previous values. Returns the item.',
+    input: ZNotifyArgs.pick({
+      title: true,
+      message: true,
+      level: true,
+      priority: true,
+      tags: true,
+      metadata: true,
+    })
+      .partial()
+      .extend({ id: ZId }),
+    call: (caller, args) => caller.items.update(args),
+  }),
+];
