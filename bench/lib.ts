@@ -97,6 +97,17 @@ export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
   return { token, orgId };
 }
 
+/** An agent of the organization and an API key for it (acting for the organization's first owner). */
+export async function agentKey(sql: ReturnType<typeof createDb>['sql'], orgId: string) {
+  const key = generateToken();
+  await sql`
+    with owner as (select user_id from memberships where org_id = ${orgId} limit 1),
+         agent as (insert into agents (org_id, name) values (${orgId}, 'bench-agent') returning id)
+    insert into api_keys (token_hash, org_id, agent_id, user_id, label)
+    select ${hashToken(key)}, ${orgId}, agent.id, owner.user_id, 'bench' from agent, owner`;
+  return key;
+}
+
 /** Bounded load: `connections` clients for `seconds`, on loopback. */
 export async function load(
   name: string,

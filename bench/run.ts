@@ -1,7 +1,8 @@
-// `pnpm bench [foundation|items]`: bounded load on loopback against real processes and a fresh
+// `pnpm bench [foundation|items|list|callbacks|agents]`: bounded load on loopback against real processes and a fresh
 // embedded database. BENCH_SECONDS (default 10) sets the length of each scenario.
+import { answerToStream, mcpNotify } from './agents';
 import { answerItems, createItems, deliverCallbacks, listItems, seedItems } from './items';
-import { benchDatabase, type Figures, load, signedInOwner, startResourceProcess, table } from './lib';
+import { agentKey, benchDatabase, type Figures, load, signedInOwner, startResourceProcess, table } from './lib';
 import { pgbenchTps } from './pgbench';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -63,6 +64,17 @@ try {
       results.push(listed);
       notes.push(`list p99 at 1M items, ${connections} connection(s): ${listed.p99} ms (target < 25 ms)`);
     }
+  }
+
+  if (!only || only === 'agents') {
+    const agent = await agentKey(database.sql, orgId);
+    results.push(await mcpNotify(server.url, agent, seconds));
+    const latency = await answerToStream(database.sql, orgId, server.url, token, { streams: 200, answers: 100 });
+    notes.push(
+      `answer -> /mcp/sse arrival at 200 open streams: p50 ${latency.p50} ms, p99 ${latency.p99} ms ` +
+        `(${latency.received}/${latency.expected} deliveries; target p99 < 100 ms)`,
+    );
+    if (latency.received !== latency.expected) throw new Error('events were lost on the stream');
   }
 
   console.log(`\n${table(results)}\n`);
