@@ -9,6 +9,7 @@ import { registerDownloads } from './downloads';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
+import { registerWebSocket } from './websocket';
 
 /** The resource process (port 3000): /api (REST from the tRPC procedures), /trpc, operations. */
 export async function buildResourceApp(
@@ -22,6 +23,7 @@ export async function buildResourceApp(
   registerDownloads(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
+  await registerWebSocket(app, deps);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;
 }

@@ -1,0 +1,79 @@
+import type { WebSocket } from '@fastify/websocket';
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { type Identity, resolveIdentity } from '../auth/identity';
+import { can } from '../auth/permissions';
+import type { Deps } from '../deps';
+import type { StreamEvent } from '../realtime/event-hub';
+
+const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1).max(512) });
+
+/** Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied. */
+const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
+
+const eventMessage = (event: StreamEvent) => ({
+  type: event.type,
+  id: event.id,
+  created_at: event.created_at.toISOString(),
+  item: event.data.item ?? null,
+});
+
+/**
+ * GET /api/ws (decisions.md §5): the dashboard's live updates. The token comes in the first
+ * message `{type:"auth", token}` (never in the URL, which ends up in logs); then every item event
+ * of the organization is pushed as `{type, id, created_at, item}`. Pings every
+ * STREAM_HEARTBEAT_MS also re-check the credential, so a revoked session's socket closes.
+ */
+export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promise<void> {
+  await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
+  app.get('/api/ws', { websocket: true }, (socket) => {
+    let unsubscribe: (() => void) | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
+    const authTimeout = setTimeout(() => socket.close(4401, 'no auth message'), 10_000);
+    socket.on('close', () => {
+      clearTimeout(authTimeout);
+      clearInterval(heartbeat);
+      unsubscribe?.();
+    });
+    socket.once('message', async (raw) => {
+      clearTimeout(authTimeout);
+      const message = ZAuthMessage.safeParse(parseJson(raw.toString()));
+      if (!message.success) {
+        send(socket, { type: 'error', error: 'the first message must be {"type":"auth","token":"..."}' });
+        return socket.close(4400, 'bad auth message');
+      }
+      const { token } = message.data;
+      const identity = await resolveIdentity(deps, token).catch(() => null);
+      if (!identity) {
+        send(socket, { type: 'error', error: 'unauthorized' });
+        return socket.close(4401, 'unauthorized');
+      }
+      if (!can(identity.permissions, 'items.read')) {
+        send(socket, { type: 'error', error: 'permission denied', required: 'items.read' });
+        return socket.close(4403, 'permission denied');
+      }
+      if (!deps.events) return socket.close(1011, 'event stream unavailable');
+      unsubscribe = deps.events.subscribe(identity.orgId, (event) => send(socket, eventMessage(event)));
+      send(socket, { type: 'ready', user_id: identity.userId, org_id: identity.orgId });
+      heartbeat = setInterval(
+        () => void recheck(deps, token, identity, socket),
+        deps.env.STREAM_HEARTBEAT_MS,
+      );
+    });
+  });
+}
+
+async function recheck(deps: Deps, token: string, identity: Identity, socket: WebSocket) {
+  const current = await resolveIdentity(deps, token).catch(() => identity);
+  if (!current || current.orgId !== identity.orgId) return socket.close(4401, 'credential revoked');
+  socket.ping();
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
