@@ -29,6 +29,8 @@ export const ZEnv = z
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().default('http://localhost:5173'),
+    WEB_GATEWAY: bool.default(true),
+    WEB_DIST: optional,
     OAUTH_SIGNING_KEY: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
     DEV_LOGIN_ENABLED: bool.default(false),
     ALLOW_PRIVATE_DESTINATIONS: bool.default(false),

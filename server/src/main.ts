@@ -1,6 +1,7 @@
 // `pnpm start`: the whole service on one machine. Opens the database (embedded PostgreSQL when
-// DATABASE_URL is unset), migrates it, then runs the authorization and resource processes as
-// children and stops everything, database included, on SIGINT / SIGTERM.
+// DATABASE_URL is unset), migrates it, then runs the authorization and resource processes and
+// the gateway (dashboard + API on APP_URL's port) as children and stops everything, database
+// included, on SIGINT / SIGTERM.
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +35,10 @@ async function main() {
     process.exit(code);
   };
 
-  for (const kind of ['auth', 'resource'] as const) {
+  const kinds = env.WEB_GATEWAY
+    ? (['auth', 'resource', 'gateway'] as const)
+    : (['auth', 'resource'] as const);
+  for (const kind of kinds) {
     const child = fork(path.join(here, 'processes', `${kind}.ts`), {
       execArgv: ['--import', 'tsx'],
       env: { ...process.env, DATABASE_URL: database.url, OAUTH_SIGNING_KEY: signingKey },
@@ -49,6 +53,7 @@ async function main() {
   log.info(
     `resource process on http://${env.HOST}:${env.PORT}, authorization process on http://${env.HOST}:${env.AUTH_PORT}`,
   );
+  if (env.WEB_GATEWAY) log.info(`dashboard and API on ${env.APP_URL}`);
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 }

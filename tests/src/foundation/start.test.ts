@@ -58,15 +58,22 @@ const portOpen = (port: number) =>
   });
 
 describe('pnpm start', () => {
-  it('runs both processes on the embedded database and stops everything on SIGTERM', async () => {
+  it('runs both processes and the gateway on the embedded database and stops everything on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-start-'));
     dirs.push(dataDir);
-    const [port, authPort, pgPort] = [await freePort(), await freePort(), await freePort()];
+    const [port, authPort, pgPort, webPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const run = start({
       DATA_DIR: dataDir,
       PORT: String(port),
       AUTH_PORT: String(authPort),
       EMBEDDED_POSTGRES_PORT: String(pgPort),
+      APP_URL: `http://127.0.0.1:${webPort}`,
+      WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
     });
     const deadline = Date.now() + 90_000;
     const resource = await waitFor(`http://127.0.0.1:${port}/health`, deadline);
@@ -76,10 +83,24 @@ describe('pnpm start', () => {
     expect((await fetch(`http://127.0.0.1:${authPort}/ready`)).status).toBe(200);
     expect(await portOpen(pgPort)).toBe(true);
 
+    // The gateway: one origin for the dashboard and both processes.
+    const web = `http://127.0.0.1:${webPort}`;
+    await waitFor(`${web}/health`, deadline);
+    expect((await fetch(`${web}/api/me`)).status).toBe(401);
+    const link = await fetch(`${web}/auth/magic-link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'gateway@example.test' }),
+    });
+    expect(link.status).toBe(200);
+    const page = await fetch(`${web}/items/some-client-route`);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
     expect(await portOpen(port)).toBe(false);
+    expect(await portOpen(webPort)).toBe(false);
   });
 
   it('refuses to start on a wrong setting, naming the variable', async () => {

@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { loadEnv } from '../env';
+import { buildGateway } from '../http/gateway';
+import { createLogger } from '../log';
+
+// The gateway of `pnpm start`: the dashboard and the API on APP_URL's port (see http/gateway.ts).
+const env = loadEnv();
+const log = createLogger(env, 'beckon-gateway');
+const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+const webDist = env.WEB_DIST ?? fileURLToPath(new URL('../../../web/dist', import.meta.url));
+const app = await buildGateway(
+  log,
+  { resource: `http://${host}:${env.PORT}`, auth: `http://${host}:${env.AUTH_PORT}` },
+  webDist,
+);
+const appUrl = new URL(env.APP_URL);
+await app.listen({ host: env.HOST, port: Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80)) });
+const stop = async () => {
+  await app.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop());
