@@ -187,3 +187,25 @@ describe('magic link by mail (real SMTP server)', () => {
     expect(verified.status).toBe(200);
   });
 });
+
+describe('POST /auth/dev-login', () => {
+  it('is a 404 unless DEV_LOGIN_ENABLED=true', async () => {
+    const res = await server.auth.post('/auth/dev-login', { email: email() });
+    expect(res.status).toBe(404);
+  });
+
+  it('signs in any address at once when enabled', async () => {
+    const dev = await startTestServer({ env: { DEV_LOGIN_ENABLED: 'true' } });
+    try {
+      const res = await dev.auth.post<Grant>('/auth/dev-login', { email: 'dev@example.test' });
+      expect(res.status).toBe(200);
+      const me = await dev.auth.as(res.body.token).get<{ user: { email: string } }>('/auth/me');
+      expect(me.body.user.email).toBe('dev@example.test');
+      const [audit] = await dev.database.sql<{ data: { method: string } }[]>`
+        select data from audit_entries where action = 'auth.sign_in'`;
+      expect(audit?.data.method).toBe('dev_login');
+    } finally {
+      await dev.close();
+    }
+  });
+});

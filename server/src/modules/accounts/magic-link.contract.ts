@@ -16,6 +16,8 @@ export const ZRequestMagicLinkOutput = z.object({
 
 export const ZVerifyMagicLinkInput = z.strictObject({ token: z.string().min(1).max(200) });
 
+export const ZDevLoginInput = ZRequestMagicLinkInput;
+
 const tags = ['auth'];
 export const magicLinkMeta = {
   request: {
@@ -36,6 +38,16 @@ export const magicLinkMeta = {
       summary: 'Exchange a link token for a session',
       description:
         'Creates the user and a personal workspace on first sign-in. 400 when the token is unknown, expired or already used.',
+    },
+  },
+  devLogin: {
+    openapi: {
+      method: 'POST',
+      path: '/dev-login',
+      tags,
+      summary: 'Development sign-in without mail (DEV_LOGIN_ENABLED=true only; 404 otherwise)',
+      description:
+        'Accepts any email unverified. Never enable it in production (the server refuses to start).',
     },
   },
 } satisfies Record<string, Meta>;

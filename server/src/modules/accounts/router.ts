@@ -27,11 +27,12 @@ import {
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
 import {
   magicLinkMeta,
+  ZDevLoginInput,
   ZRequestMagicLinkInput,
   ZRequestMagicLinkOutput,
   ZVerifyMagicLinkInput,
 } from './magic-link.contract';
-import { requestMagicLink, verifyMagicLink } from './magic-link.service';
+import { devLogin, requestMagicLink, verifyMagicLink } from './magic-link.service';
 import { ZSessionGrant } from './sessions';
 
 /** The authorization process's account operations, served under /auth. */
@@ -46,6 +47,11 @@ export const accountsRouter = router({
     .input(ZVerifyMagicLinkInput)
     .output(ZSessionGrant)
     .query(({ ctx, input }) => verifyMagicLink(ctx.deps, input.token)),
+  devLogin: publicProcedure
+    .meta(magicLinkMeta.devLogin)
+    .input(ZDevLoginInput)
+    .output(ZSessionGrant)
+    .mutation(({ ctx, input }) => devLogin(ctx.deps, input)),
   me: authedProcedure
     .meta(accountMeta.me)
     .output(ZAccountView)

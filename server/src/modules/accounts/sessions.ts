@@ -8,7 +8,14 @@ import { addDays } from '../../clock';
 export const SESSION_DAYS = 30;
 export const INVITATION_SESSION_DAYS = 7;
 
-export type SessionOrigin = 'magic_link' | 'invitation' | 'switch_org' | 'idp_a' | 'idp_b' | 'idp_c';
+export type SessionOrigin =
+  | 'magic_link'
+  | 'dev_login'
+  | 'invitation'
+  | 'switch_org'
+  | 'idp_a'
+  | 'idp_b'
+  | 'idp_c';
 
 /** What every sign-in answers: the bearer token (shown once) and the scope it carries. */
 export const ZSessionGrant = z
