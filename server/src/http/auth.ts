@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { authRouter } from '../trpc/app-router';
 import { createBaseApp } from './common';
+import { registerExternalSignIn } from './external-sign-in';
 import { serveProcedures } from './procedures';
 
 /** The authorization process (port 3001): /auth/*, /oauth/*, /.well-known/*, operations. */
 export async function buildAuthApp(deps: Deps): Promise<FastifyInstance> {
   const app = createBaseApp(deps, { name: 'auth' });
   await serveProcedures(app, deps, authRouter, { rest: '/auth', trpc: '/auth/trpc' });
+  await registerExternalSignIn(app, deps);
   return app;
 }

@@ -6,6 +6,8 @@ type RequestOptions = {
   /** A JSON value, or a raw string sent as is. */
   body?: unknown;
   raw?: boolean;
+  /** 'manual' answers a redirect itself (status and Location) instead of following it. */
+  redirect?: 'follow' | 'manual';
 };
 
 /** Real HTTP against a test server, with the bearer token and JSON handling every test needs. */
@@ -32,7 +34,12 @@ export class HttpClient {
       body = options.raw ? String(options.body) : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body,
+      redirect: options.redirect ?? 'follow',
+    });
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
