@@ -1,2 +1,21 @@
-// Placeholder module: this package's work is tracked in its own issue (see README, Status).
-export {};
+export { type BeckonClient, type ClientOptions, createClient, type Question } from './client';
+export {
+  BeckonError,
+  ConflictError,
+  type ErrorBody,
+  GoneError,
+  InvalidRequestError,
+  NetworkError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  PlanLimitError,
+  RateLimitError,
+  ServerError,
+  toBeckonError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors';
+export type { StreamEvent, SubscribeOptions } from './events';
+export type * from './types';
+export { outcomeOf, type WaitOptions, type WaitOutcome } from './wait';
