@@ -343,6 +343,15 @@ describe.each(IDPS)('%s', (idp) => {
   });
 });
 
+describe('GET /auth/config', () => {
+  it('lists exactly the providers whose variables are all set', async () => {
+    const all = await server.auth.get<{ providers: string[] }>('/auth/config');
+    expect(all.body.providers).toEqual(['idp_a', 'idp_b', 'idp_c']);
+    const some = await misconfigured.auth.get<{ providers: string[] }>('/auth/config');
+    expect(some.body.providers).toEqual(['idp_a']);
+  });
+});
+
 describe('the start redirect', () => {
   it('idp_a: client id, redirect URI and scopes, a Lax HttpOnly cookie', async () => {
     const { authorizationUrl, setCookie } = await start('idp_a');

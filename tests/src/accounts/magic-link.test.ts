@@ -209,3 +209,16 @@ describe('POST /auth/dev-login', () => {
     }
   });
 });
+
+describe('GET /auth/config', () => {
+  it('tells a sign-in page which methods this deployment offers', async () => {
+    expect((await server.auth.get('/auth/config')).body).toEqual({
+      providers: [],
+      magic_link: { mail: false },
+      dev_login: false,
+    });
+    expect((await mailing.auth.get<{ magic_link: unknown }>('/auth/config')).body.magic_link).toEqual({
+      mail: true,
+    });
+  });
+});

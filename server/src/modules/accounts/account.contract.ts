@@ -38,9 +38,21 @@ export const ZSwitchOrgInput = z.strictObject({ org_id: z.uuid() });
 
 export const ZLogoutOutput = z.object({ message: z.string() });
 
+/** What a sign-in page needs to know about this deployment. */
+export const ZSignInOptions = z
+  .object({
+    providers: z.array(z.enum(['idp_a', 'idp_b', 'idp_c'])).describe('External providers that are enabled'),
+    magic_link: z.object({ mail: z.boolean().describe('false: development mode, the token is returned') }),
+    dev_login: z.boolean().describe('POST /auth/dev-login is available (DEV_LOGIN_ENABLED)'),
+  })
+  .meta({ id: 'SignInOptions' });
+
 const tags = ['auth'];
 const protect = true;
 export const accountMeta = {
+  signInOptions: {
+    openapi: { method: 'GET', path: '/config', tags, summary: 'Sign-in methods this deployment offers' },
+  },
   me: {
     openapi: { method: 'GET', path: '/me', protect, tags, summary: 'The identity, user and organization' },
   },

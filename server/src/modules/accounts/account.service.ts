@@ -1,3 +1,4 @@
+import { enabledProviders } from '../../auth/external/providers';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -80,3 +81,9 @@ export async function switchOrg(deps: Deps, identity: Identity, orgId: string): 
     return grant;
   });
 }
+
+export const signInOptions = (deps: Deps) => ({
+  providers: [...enabledProviders(deps.env, deps.clock).keys()],
+  magic_link: { mail: deps.mailer.configured },
+  dev_login: deps.env.DEV_LOGIN_ENABLED,
+});

@@ -14,9 +14,17 @@ import {
   ZCreateOrgInput,
   ZLogoutOutput,
   ZOrganization,
+  ZSignInOptions,
   ZSwitchOrgInput,
 } from './account.contract';
-import { createOrg, describeAccount, listOrganizations, logout, switchOrg } from './account.service';
+import {
+  createOrg,
+  describeAccount,
+  listOrganizations,
+  logout,
+  signInOptions,
+  switchOrg,
+} from './account.service';
 import {
   apiKeyMeta,
   ZApiKey,
@@ -47,6 +55,10 @@ export const accountsRouter = router({
     .input(ZVerifyMagicLinkInput)
     .output(ZSessionGrant)
     .query(({ ctx, input }) => verifyMagicLink(ctx.deps, input.token)),
+  signInOptions: publicProcedure
+    .meta(accountMeta.signInOptions)
+    .output(ZSignInOptions)
+    .query(({ ctx }) => signInOptions(ctx.deps)),
   devLogin: publicProcedure
     .meta(magicLinkMeta.devLogin)
     .input(ZDevLoginInput)
