@@ -6,6 +6,7 @@ import { registerAgentStream } from './agent-stream';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
+import { registerInbound } from './inbound';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
@@ -21,6 +22,7 @@ export async function buildResourceApp(
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
+  registerInbound(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   await registerWebSocket(app, deps);

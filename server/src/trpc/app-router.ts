@@ -4,6 +4,7 @@ import { attachmentsRouter } from '../modules/attachments/router';
 import { auditRouter } from '../modules/audit/router';
 import { channelsRouter } from '../modules/channels/router';
 import { identityRouter } from '../modules/identity/router';
+import { inboundRouter } from '../modules/inbound/router';
 import { itemsRouter } from '../modules/items/router';
 import { settingsRouter } from '../modules/settings/router';
 import { statsRouter } from '../modules/stats/router';
@@ -21,6 +22,7 @@ export const appRouter = router({
   audit: auditRouter,
   stats: statsRouter,
   admin: adminRouter,
+  inbound: inboundRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -14,7 +14,15 @@ import {
   type UpdateItemInput,
   ZItemFields,
 } from './item.contract';
-import { actorOf, type EventKind, expiryJob, followUps, recordItemChange, SYSTEM } from './item-changes';
+import {
+  type Actor,
+  actorOf,
+  type EventKind,
+  expiryJob,
+  followUps,
+  recordItemChange,
+  SYSTEM,
+} from './item-changes';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 
@@ -119,6 +127,8 @@ export async function createItem(
   deps: Deps,
   identity: Identity,
   request: CreateItemInput,
+  /** Who the item says created it (an inbound webhook differs from its identity). */
+  actor: Actor = actorOf(identity),
 ): Promise<ItemView> {
   const { sql } = deps;
   const { channel: byName, ...given } = request;
@@ -127,7 +137,6 @@ export async function createItem(
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
-  const actor = actorOf(identity);
   const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
