@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { manualClock } from '@beckon/server/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { Factories, type HttpClient, planLimitBody, startTestServer, type TestServer } from '../harness';
 import { DAY } from './helpers';
 
 type Agent = { id: string; name: string; active_keys: number };
@@ -52,13 +52,7 @@ describe('agents', () => {
     expect((await admin.post('/api/admin/agents', { name: 'one' })).status).toBe(201);
     const over = await admin.post('/api/admin/agents', { name: 'two' });
     expect(over.status).toBe(402);
-    expect(over.body).toEqual({
-      error: 'plan_limit_exceeded',
-      key: 'agents',
-      limit: 1,
-      current: 1,
-      upgrade_url: 'http://localhost:5173/settings/billing',
-    });
+    expect(over.body).toEqual(planLimitBody('agents', 1, 1));
     expect((await admin.get<Agent[]>('/api/admin/agents')).body).toHaveLength(1);
   });
 

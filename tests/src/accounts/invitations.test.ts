@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { manualClock } from '@beckon/server/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type SystemRole, startTestServer, type TestServer } from '../harness';
+import { Factories, planLimitBody, type SystemRole, startTestServer, type TestServer } from '../harness';
 import { mailText, startSmtpServer } from '../harness/smtp';
 import { DAY, type Grant } from './helpers';
 
@@ -230,13 +230,7 @@ describe('invitations: the invitee', () => {
     const invitation = await invite(admin, { kind: 'link', max_uses: 3 });
     const res = await (await invitee()).auth.post('/auth/invitations/accept', { code: invitation.code });
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({
-      error: 'plan_limit_exceeded',
-      key: 'max_seats',
-      limit: 3,
-      current: 3,
-      upgrade_url: 'http://localhost:5173/settings/billing',
-    });
+    expect(res.body).toEqual(planLimitBody('max_seats', 3, 3));
     const [seats] = await server.database.sql<{ n: number }[]>`
       select count(*)::int as n from memberships where org_id = ${org.id}`;
     expect(seats?.n).toBe(3);

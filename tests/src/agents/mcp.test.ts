@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, startTestServer, type TestServer } from '../harness';
+import { Factories, planLimitBody, startTestServer, type TestServer } from '../harness';
 
 type Item = {
   id: string;
@@ -247,13 +247,7 @@ describe('POST /mcp', () => {
     for (let i = 0; i < 3; i++) await call(client, 'service.notify', { title: `n${i}` });
     const exhausted = await rpcError(call(client, 'service.ask', { title: 'One more?', form: FORM }));
     expect(exhausted.code).toBe(-32002);
-    expect(exhausted.data).toEqual({
-      error: 'plan_limit_exceeded',
-      key: 'monthly_notifications',
-      limit: 3,
-      current: 3,
-      upgrade_url: 'http://localhost:5173/settings/billing',
-    });
+    expect(exhausted.data).toEqual(planLimitBody('monthly_notifications', 3, 3));
   });
 
   it('refuses a missing or revoked key with 401 and the challenge', async () => {

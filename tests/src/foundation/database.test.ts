@@ -1,4 +1,5 @@
 import { schema } from '@beckon/db';
+import { PERMISSION_CATALOG } from '@beckon/server/auth/permissions';
 import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,26 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-const OWNER = [
-  'org.manage',
-  'org.delete',
-  'org.billing',
-  'users.invite',
-  'users.remove',
-  'users.change_role',
-  'teams.create',
-  'teams.delete',
-  'teams.manage_members',
-  'channels.create',
-  'channels.delete',
-  'channels.manage',
-  'webhooks.manage',
-  'items.read',
-  'items.write',
-  'items.archive',
-  'audit.read',
-  'agents.manage',
-];
+/** The Owner holds the whole catalog (interface.md's system roles table). */
+const OWNER = [...PERMISSION_CATALOG];
 
 /** Postgres error code of a failing statement. */
 const failure = async (statement: Promise<unknown>) => {

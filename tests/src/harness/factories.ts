@@ -129,3 +129,12 @@ export async function signedInCallers(db: Db, resource: HttpClient) {
     other: resource.as((await factories.account('owner')).token),
   };
 }
+
+/** The 402 body of a plan gate (interface.md, Errors), with the default APP_URL. */
+export const planLimitBody = (key: string, limit: number, current: number) => ({
+  error: 'plan_limit_exceeded',
+  key,
+  limit,
+  current,
+  upgrade_url: 'http://localhost:5173/settings/billing',
+});

@@ -1,5 +1,5 @@
 export { createTestDatabase, type TestDatabase } from './database';
-export { Factories, type SystemRole, signedInCallers } from './factories';
+export { Factories, planLimitBody, type SystemRole, signedInCallers } from './factories';
 export { HttpClient, type HttpResponse } from './http';
 export { freePort } from './ports';
 export { type Received, startReceiver } from './receiver';

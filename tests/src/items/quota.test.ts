@@ -1,6 +1,6 @@
 import { manualClock } from '@beckon/server/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { Factories, type HttpClient, planLimitBody, startTestServer, type TestServer } from '../harness';
 
 const clock = manualClock(new Date('2026-11-20T12:00:00Z'));
 let server: TestServer;
@@ -36,13 +36,7 @@ describe('monthly notification quota', () => {
     for (let i = 0; i < 3; i++) expect((await create(client)).status).toBe(201);
     const refused = await create(client);
     expect(refused.status).toBe(402);
-    expect(refused.body).toEqual({
-      error: 'plan_limit_exceeded',
-      key: 'monthly_notifications',
-      limit: 3,
-      current: 3,
-      upgrade_url: 'http://localhost:5173/settings/billing',
-    });
+    expect(refused.body).toEqual(planLimitBody('monthly_notifications', 3, 3));
     expect(await count('items', orgId)).toBe(3);
     expect(await count('events', orgId)).toBe(3);
     expect(await count('audit_entries', orgId)).toBe(3);
