@@ -27,6 +27,21 @@ export const retryDelayMs = (attempt: number, baseMs: number, retryAfterSeconds:
 const isFinal = (status: number | null, error: string | null) =>
   status === 410 || /^(destination not allowed|unsupported URL scheme|invalid URL)/.test(error ?? '');
 
+/** Organizations' callback secrets, read once a minute at most per organization (a hot path). */
+const SECRET_TTL_MS = 60_000;
+const secrets = new Map<string, { secret: string; readAt: number }>();
+
+async function callbackSecret(deps: Deps, orgId: string): Promise<string | null> {
+  const cached = secrets.get(orgId);
+  if (cached && Date.now() - cached.readAt < SECRET_TTL_MS) return cached.secret;
+  const [org] = await deps.sql<{ callback_secret: string }[]>`
+    select callback_secret from organizations where id = ${orgId}`;
+  if (!org) return null;
+  if (secrets.size >= 10_000) secrets.clear();
+  secrets.set(orgId, { secret: org.callback_secret, readAt: Date.now() });
+  return org.callback_secret;
+}
+
 /**
  * POSTs an item's outcome to its callback_url, signed with the organization's callback secret.
  * Every attempt is recorded; a failure schedules the next attempt (same delivery id) in the same
@@ -35,12 +50,11 @@ const isFinal = (status: number | null, error: string | null) =>
 export async function deliverCallback(deps: Deps, payload: unknown): Promise<void> {
   const job = ZCallbackJob.parse(payload);
   const { sql, env } = deps;
-  const [org] = await sql<{ callback_secret: string }[]>`
-    select callback_secret from organizations where id = ${job.org_id}`;
-  if (!org) return;
+  const secret = await callbackSecret(deps, job.org_id);
+  if (!secret) return;
   const headers = {
     ...signDelivery({
-      secret: org.callback_secret,
+      secret,
       body: job.body,
       deliveryId: job.delivery_id,
       timestamp: new Date(),
