@@ -27,6 +27,8 @@ type Row = {
   credential_id: string;
   role: string;
   permissions: string[];
+  /** The scopes granted to an OAuth access token (space-separated). */
+  scope: string | null;
   expires_at: Date | null;
 };
 
@@ -48,22 +50,23 @@ export async function resolveIdentity(
   const rows = await sql<Row[]>`
     with credential as (
       select s.user_id, s.org_id, null::uuid as agent_id, 'session' as kind, null as client_id,
-             s.id::text as credential_id, s.expires_at, 1 as rank
+             s.id::text as credential_id, null as scope, s.expires_at, 1 as rank
         from sessions s
        where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > ${now}
       union all
-      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, k.expires_at, 2
+      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, null, k.expires_at, 2
         from api_keys k
        where k.token_hash = ${hash} and k.revoked_at is null
          and (k.expires_at is null or k.expires_at > ${now})
       union all
-      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.expires_at, 3
+      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.payload->>'scope',
+             o.expires_at, 3
         from oauth_records o
        where o.model = 'AccessToken' and o.id_hash = ${hash} and o.consumed_at is null
          and (o.expires_at is null or o.expires_at > ${now})
     )
-    select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, c.expires_at,
-           r.name as role, r.permissions
+    select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, c.scope,
+           c.expires_at, r.name as role, r.permissions
       from credential c
       join memberships m on m.org_id = c.org_id and m.user_id = c.user_id
       join roles r on r.id = m.role_id
@@ -79,10 +82,22 @@ export async function resolveIdentity(
     clientId: row.client_id,
     credentialId: row.credential_id,
     role: row.role,
-    permissions: row.kind === 'api_key' ? agentPermissions(row.permissions) : row.permissions,
+    permissions: permissionsOf(row),
   };
   cache?.set(hash, identity, row.expires_at, startedAt);
   return identity;
+}
+
+/**
+ * A session acts with its role. An API key, and a third-party client's OAuth token, act as an
+ * agent: the role intersected with the agent permissions, and for a token also with its scopes.
+ */
+function permissionsOf(row: Row): string[] {
+  if (row.kind === 'session') return row.permissions;
+  const agent = agentPermissions(row.permissions);
+  if (row.kind === 'api_key') return agent;
+  const scopes = new Set((row.scope ?? '').split(' '));
+  return agent.filter((permission) => scopes.has(permission));
 }
 
 /** Reads the token of an `Authorization: Bearer <token>` header. */

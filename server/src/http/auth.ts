@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { authRouter } from '../trpc/app-router';
 import { createBaseApp } from './common';
 import { registerExternalSignIn } from './external-sign-in';
+import { registerOAuth } from './oauth';
 import { serveProcedures } from './procedures';
 
 /** The authorization process (port 3001): /auth/*, /oauth/*, /.well-known/*, operations. */
@@ -10,5 +11,6 @@ export async function buildAuthApp(deps: Deps): Promise<FastifyInstance> {
   const app = createBaseApp(deps, { name: 'auth' });
   await serveProcedures(app, deps, authRouter, { rest: '/auth', trpc: '/auth/trpc' });
   await registerExternalSignIn(app, deps);
+  await registerOAuth(app, deps);
   return app;
 }

@@ -10,6 +10,7 @@ import { registerInbound } from './inbound';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
+import { registerProtectedResourceMetadata } from './protected-resource';
 import { registerWebSocket } from './websocket';
 
 /** The resource process (port 3000): /api (REST from the tRPC procedures), /trpc, operations. */
@@ -25,6 +26,7 @@ export async function buildResourceApp(
   registerInbound(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
+  registerProtectedResourceMetadata(app, deps);
   await registerWebSocket(app, deps);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;

@@ -37,10 +37,12 @@ export type TestServerOptions = {
   worker?: boolean;
   /** "Now" for credential lifetimes on both processes (see manualClock). */
   clock?: Clock;
+  /** Listen on these ports (e.g. chosen with freePort() so ISSUER_URL can name them); 0 = any. */
+  ports?: { resource?: number; auth?: number };
 };
 
-const listen = async (app: FastifyInstance) => {
-  await app.listen({ host: '127.0.0.1', port: 0 });
+const listen = async (app: FastifyInstance, port = 0) => {
+  await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   return `http://127.0.0.1:${address.port}`;
@@ -76,7 +78,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const authDeps: Deps = { ...shared, ...authDb };
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
   const authApp = await buildAuthApp(authDeps);
-  const [resourceUrl, authUrl] = await Promise.all([listen(resourceApp), listen(authApp)]);
+  const [resourceUrl, authUrl] = await Promise.all([
+    listen(resourceApp, options.ports?.resource),
+    listen(authApp, options.ports?.auth),
+  ]);
   const worker = options.worker ? await startWorker(resourceDeps, database.url) : undefined;
   return {
     database,

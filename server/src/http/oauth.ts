@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps';
+import { BrowserSessions } from '../oauth/browser-session';
+import { createOAuthProvider, OAUTH_PATHS } from '../oauth/provider';
+import { resolveSigningKey } from '../signing-key';
+import { registerInteractions } from './oauth-interaction';
+import { registerProtectedResourceMetadata } from './protected-resource';
+
+/**
+ * The OAuth 2.1 authorization server on the authorization process: oidc-provider answers the
+ * specification's paths, our pages run its interactions (sign-in, consent).
+ */
+export async function registerOAuth(app: FastifyInstance, deps: Deps): Promise<void> {
+  const signingKey = await resolveSigningKey(deps.env);
+  const provider = createOAuthProvider(deps, signingKey);
+  const sessions = new BrowserSessions(deps.sql, deps.env, signingKey);
+  registerProtectedResourceMetadata(app, deps);
+
+  const callback = provider.callback();
+  const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    await callback(request.raw, reply.raw);
+  };
+  await app.register(async (scope) => {
+    // oidc-provider reads request bodies itself: nothing here may consume them first.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    scope.get(OAUTH_PATHS.discovery, handOver);
+    scope.get(OAUTH_PATHS.authorization, handOver);
+    scope.get(`${OAUTH_PATHS.authorization}/:uid`, handOver);
+    scope.post(OAUTH_PATHS.registration, handOver);
+    for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.revocation, OAUTH_PATHS.discovery]) {
+      scope.options(path, handOver);
+    }
+    scope.post(OAUTH_PATHS.token, handOver);
+    scope.post(OAUTH_PATHS.revocation, handOver);
+  });
+  await registerInteractions(app, deps, provider, sessions);
+}

@@ -1,0 +1,99 @@
+import type { Sql } from '@beckon/db';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { hashToken } from '../auth/tokens';
+import type { Clock } from '../clock';
+import { parseAccountId } from './account';
+
+/**
+ * Models whose id is a bearer value (the token itself): their payload is stored without it, so
+ * the table holds only its SHA-256 (`id_hash`), like every other credential.
+ */
+const SECRET_IDS = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'InitialAccessToken',
+  'RegistrationAccessToken',
+  'PushedAuthorizationRequest',
+]);
+
+type Row = { payload: AdapterPayload; consumed_at: Date | null };
+
+/**
+ * oidc-provider's storage on `oauth_records`. Rows carry the user, organization and client of
+ * their account (`<user_id>:<org_id>`) so the resource process resolves an access token with one
+ * indexed query and no call to this process; `expires_at` comes from the injected clock, which
+ * is the "now" the resolver compares with.
+ */
+export function postgresAdapter(sql: Sql, clock: Clock): new (model: string) => Adapter {
+  return class PostgresAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const account = parseAccountId(payload.accountId);
+      const stored: AdapterPayload = { ...payload };
+      if (SECRET_IDS.has(this.model)) delete stored.jti;
+      const grantId = this.model === 'Grant' ? id : (payload.grantId ?? null);
+      const clientId = payload.clientId ?? (this.model === 'Client' ? id : null);
+      const expiresAt = expiresIn ? new Date(clock().getTime() + expiresIn * 1000) : null;
+      await sql`
+        insert into oauth_records as r
+          (model, id_hash, payload, grant_id, uid, user_code, user_id, org_id, client_id, created_at, expires_at)
+        values (${this.model}, ${hashToken(id)}, ${sql.json(stored as never)}, ${grantId},
+                ${payload.uid ?? null}, ${payload.userCode ?? null}, ${account?.userId ?? null},
+                ${account?.orgId ?? null}, ${clientId}, ${clock()}, ${expiresAt})
+        on conflict (model, id_hash) do update
+          set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
+              user_code = excluded.user_code, user_id = excluded.user_id, org_id = excluded.org_id,
+              client_id = excluded.client_id, expires_at = excluded.expires_at`;
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const [row] = await sql<Row[]>`
+        select payload, consumed_at from oauth_records
+         where model = ${this.model} and id_hash = ${hashToken(id)}
+           and (expires_at is null or expires_at > ${clock()})`;
+      return row ? this.restore(row, id) : undefined;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const [row] = await sql<Row[]>`
+        select payload, consumed_at from oauth_records
+         where model = ${this.model} and uid = ${uid}
+           and (expires_at is null or expires_at > ${clock()})`;
+      return row ? this.restore(row) : undefined;
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const [row] = await sql<Row[]>`
+        select payload, consumed_at from oauth_records
+         where model = ${this.model} and user_code = ${userCode}
+           and (expires_at is null or expires_at > ${clock()})`;
+      return row ? this.restore(row) : undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      await sql`update oauth_records set consumed_at = ${clock()}
+                 where model = ${this.model} and id_hash = ${hashToken(id)} and consumed_at is null`;
+    }
+
+    async destroy(id: string): Promise<void> {
+      await sql`delete from oauth_records where model = ${this.model} and id_hash = ${hashToken(id)}`;
+    }
+
+    /** oidc-provider calls this on every token model of a grant it revokes. */
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await sql`delete from oauth_records where model = ${this.model} and grant_id = ${grantId}`;
+    }
+
+    private restore(row: Row, id?: string): AdapterPayload {
+      const payload: AdapterPayload = { ...row.payload };
+      if (id !== undefined && SECRET_IDS.has(this.model)) payload.jti = id;
+      if (row.consumed_at) payload.consumed = Math.floor(row.consumed_at.getTime() / 1000);
+      return payload;
+    }
+  };
+}
