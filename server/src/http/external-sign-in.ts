@@ -10,6 +10,7 @@ import {
   IDPS,
   type Idp,
   newNonce,
+  RETURN_TO,
   STATE_TTL_MS,
   sameNonce,
   signState,
@@ -17,9 +18,13 @@ import {
 } from '../auth/external/state';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod } from '../errors';
+import { BrowserSessions } from '../oauth/browser-session';
 import { resolveSigningKey } from '../signing-key';
 
-const ZStartQuery = z.object({ org_id: z.uuid().optional() });
+const ZStartQuery = z.object({
+  org_id: z.uuid().optional(),
+  return_to: z.string().regex(RETURN_TO, { error: 'must be an OAuth interaction path' }).optional(),
+});
 
 /** What a user's "Cancel" at the provider comes back as (idp_c has its own word for it). */
 const CANCELLED = new Set(['access_denied', 'user_cancelled_authorize']);
@@ -34,6 +39,7 @@ const FORM_LIMIT = 64 * 1024;
 export async function registerExternalSignIn(app: FastifyInstance, deps: Deps): Promise<void> {
   const providers = enabledProviders(deps.env, deps.clock);
   const key = providers.size > 0 ? await resolveSigningKey(deps.env) : '';
+  const sessions = providers.size > 0 ? new BrowserSessions(deps.sql, deps.env, key) : null;
   const secureOrigin = deps.env.ISSUER_URL.startsWith('https:');
   const appUrl = deps.env.APP_URL.replace(/\/+$/, '');
   const flowOf = (nonce: string): Flow => ({ nonce, codeVerifier: codeVerifierFor(key, nonce) });
@@ -49,7 +55,8 @@ export async function registerExternalSignIn(app: FastifyInstance, deps: Deps): 
     if (!query.success) throw AppError.invalid(fieldsFromZod(query.error.issues));
     const nonce = newNonce();
     const exp = Math.floor((deps.clock().getTime() + STATE_TTL_MS) / 1000);
-    const state = signState(key, { idp, nonce, org_id: query.data.org_id, exp });
+    const { org_id, return_to } = query.data;
+    const state = signState(key, { idp, nonce, org_id, return_to, exp });
     const url = provider.authorizationUrl(state, flowOf(nonce));
     return reply
       .header('set-cookie', setFlowCookie(idp, nonce, secureOrigin))
@@ -82,6 +89,13 @@ export async function registerExternalSignIn(app: FastifyInstance, deps: Deps): 
       params,
       orgId: state.org_id,
     });
+    // Back into an OAuth authorization: the browser is signed in by its session cookie there.
+    if (state.return_to && sessions) {
+      const cookie = await sessions.cookieForToken(grant.token, deps.clock());
+      return reply
+        .header('set-cookie', cookie) // Fastify adds it beside the flow cookie's removal
+        .redirect(`${deps.env.ISSUER_URL.replace(/\/+$/, '')}${state.return_to}`, 302);
+    }
     // A fragment: the browser keeps it, servers and their logs never see the token.
     const fragment = new URLSearchParams({
       token: grant.token,

@@ -157,7 +157,7 @@ export async function registerInteractions(
       if (!form.success) return signIn(reply, interaction, { error: 'Enter a valid email address.' }, 400);
       // The mailed link is `<base>/verify?token=…`: with this base it comes back to this flow.
       const base = `${deps.env.ISSUER_URL.replace(/\/+$/, '')}${interactionPath(interaction.uid)}`;
-      const sent = await requestMagicLink({ ...deps, env: { ...deps.env, APP_URL: base } }, form.data);
+      const sent = await requestMagicLink(deps, form.data, base);
       const continueUrl = sent.token
         ? `${interactionPath(interaction.uid)}/verify?token=${encodeURIComponent(sent.token)}`
         : undefined;

@@ -343,6 +343,34 @@ describe.each(IDPS)('%s', (idp) => {
   });
 });
 
+describe('sign-in from an OAuth authorization (return_to)', () => {
+  it('goes back to the interaction with the browser signed in, not to the dashboard', async () => {
+    const res = await signIn('idp_a', account(), { query: '?return_to=/oauth/interaction/abc_123' });
+    expect(res.status, res.text).toBe(302);
+    expect(res.headers.get('location')).toBe(`${ISSUER_URL}/oauth/interaction/abc_123`);
+    // (Set-Cookie values arrive joined by the test's undici dispatcher.)
+    const cookies = res.headers.get('set-cookie') ?? '';
+    expect(cookies).toMatch(
+      /beckon_browser_session=[0-9a-f-]{36}\.[A-Za-z0-9_-]+; Path=\/; Max-Age=\d+; HttpOnly/,
+    );
+    expect(cookies).toMatch(/beckon_flow_idp_a=; [^,]*Max-Age=0/);
+  });
+
+  it('refuses any other return address (no open redirect)', async () => {
+    for (const target of [
+      'https://evil.example/x',
+      '//evil.example',
+      '/auth/me',
+      '/oauth/interaction/../../x',
+    ]) {
+      const res = await server.auth.get(`/auth/oauth/idp_a?return_to=${encodeURIComponent(target)}`, {
+        redirect: 'manual',
+      });
+      expect(res.status, target).toBe(400);
+    }
+  });
+});
+
 describe('GET /auth/config', () => {
   it('lists exactly the providers whose variables are all set', async () => {
     const all = await server.auth.get<{ providers: string[] }>('/auth/config');

@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const IDPS = ['idp_a', 'idp_b', 'idp_c'] as const;
 export type Idp = (typeof IDPS)[number];
 
+/**
+ * The only places a sign-in may return to besides the dashboard: an OAuth interaction of the
+ * authorization process (its sign-in page links here). Anything else would be an open redirect.
+ */
+export const RETURN_TO = /^\/oauth\/interaction\/[A-Za-z0-9_-]{1,128}$/;
+
 /** How long a started sign-in may take at the provider. */
 export const STATE_TTL_MS = 10 * 60_000;
 
@@ -11,6 +17,8 @@ const ZState = z.object({
   idp: z.enum(IDPS),
   nonce: z.string().min(16),
   org_id: z.uuid().optional(),
+  /** An OAuth authorization in progress to go back to (see RETURN_TO), instead of the dashboard. */
+  return_to: z.string().optional(),
   /** Seconds since the epoch, as in a JWT. */
   exp: z.number().int(),
 });

@@ -13,7 +13,12 @@ const MESSAGE = 'If the address can receive mail, a sign-in link is on its way.'
  * Stores a link token (hashed) and mails the link. Unknown addresses take the same path (the
  * account is created at verification), so the answer and its timing say nothing about them.
  */
-export async function requestMagicLink(deps: Deps, input: RequestMagicLinkInput) {
+export async function requestMagicLink(
+  deps: Deps,
+  input: RequestMagicLinkInput,
+  /** Where the mailed link leads: the dashboard by default, or an OAuth authorization in progress. */
+  linkBase = deps.env.APP_URL,
+) {
   const token = generateToken();
   const email = normalizeEmail(input.email);
   const now = deps.clock();
@@ -27,7 +32,7 @@ export async function requestMagicLink(deps: Deps, input: RequestMagicLinkInput)
     deps.log.info({ email, token }, 'magic link token (development mode: SMTP_HOST is unset)');
     return { message: MESSAGE, token };
   }
-  const link = `${deps.env.APP_URL}/verify?token=${encodeURIComponent(token)}`;
+  const link = `${linkBase}/verify?token=${encodeURIComponent(token)}`;
   await deps.mailer.send({
     to: email,
     subject: 'Your Beckon sign-in link',
