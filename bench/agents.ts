@@ -20,12 +20,16 @@ export function mcpNotify(url: string, key: string, seconds: number, connections
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'service.notify', arguments: { title: 'Build finished', level: 'success', tags: ['ci'] } },
+      params: {
+        name: 'service.notify',
+        arguments: { title: 'Build finished', level: 'success', tags: ['ci'] },
+      },
     }),
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /**
  * Latency from answering an item (REST) to the `item.answered` event arriving on each of

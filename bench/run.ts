@@ -2,7 +2,15 @@
 // embedded database. BENCH_SECONDS (default 10) sets the length of each scenario.
 import { answerToStream, mcpNotify } from './agents';
 import { answerItems, createItems, deliverCallbacks, listItems, seedItems } from './items';
-import { agentKey, benchDatabase, type Figures, load, signedInOwner, startResourceProcess, table } from './lib';
+import {
+  agentKey,
+  benchDatabase,
+  type Figures,
+  load,
+  signedInOwner,
+  startResourceProcess,
+  table,
+} from './lib';
 import { pgbenchTps } from './pgbench';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -69,7 +77,10 @@ try {
   if (!only || only === 'agents') {
     const agent = await agentKey(database.sql, orgId);
     results.push(await mcpNotify(server.url, agent, seconds));
-    const latency = await answerToStream(database.sql, orgId, server.url, token, { streams: 200, answers: 100 });
+    const latency = await answerToStream(database.sql, orgId, server.url, token, {
+      streams: 200,
+      answers: 100,
+    });
     notes.push(
       `answer -> /mcp/sse arrival at 200 open streams: p50 ${latency.p50} ms, p99 ${latency.p99} ms ` +
         `(${latency.received}/${latency.expected} deliveries; target p99 < 100 ms)`,
