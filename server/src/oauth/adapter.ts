@@ -1,5 +1,5 @@
 import type { Sql } from '@beckon/db';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import { hashToken } from '../auth/tokens';
 import type { Clock } from '../clock';
 import { parseAccountId } from './account';
@@ -20,6 +20,9 @@ const SECRET_IDS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
+/** Models issued from a grant: stored only while the grant exists. */
+const GRANT_TOKENS = new Set(['AccessToken', 'RefreshToken']);
+
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
 /**
@@ -39,12 +42,17 @@ export function postgresAdapter(sql: Sql, clock: Clock): new (model: string) => 
       const grantId = this.model === 'Grant' ? id : (payload.grantId ?? null);
       const clientId = payload.clientId ?? (this.model === 'Client' ? id : null);
       const expiresAt = expiresIn ? new Date(clock().getTime() + expiresIn * 1000) : null;
+      // Tokens are stored only while their grant exists (locked against a concurrent revocation,
+      // see consume): a token issued by a request that lost a reuse race is never stored.
+      const fromGrant = GRANT_TOKENS.has(this.model) && grantId !== null;
       await sql`
         insert into oauth_records as r
           (model, id_hash, payload, grant_id, uid, user_code, user_id, org_id, client_id, created_at, expires_at)
-        values (${this.model}, ${hashToken(id)}, ${sql.json(stored as never)}, ${grantId},
-                ${payload.uid ?? null}, ${payload.userCode ?? null}, ${account?.userId ?? null},
-                ${account?.orgId ?? null}, ${clientId}, ${clock()}, ${expiresAt})
+        select ${this.model}, ${hashToken(id)}, ${sql.json(stored as never)}, ${grantId},
+               ${payload.uid ?? null}, ${payload.userCode ?? null}, ${account?.userId ?? null},
+               ${account?.orgId ?? null}, ${clientId}, ${clock()}, ${expiresAt}
+         where not ${fromGrant} or exists (
+           select 1 from oauth_records g where g.model = 'Grant' and g.grant_id = ${grantId} for share)
         on conflict (model, id_hash) do update
           set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
               user_code = excluded.user_code, user_id = excluded.user_id, org_id = excluded.org_id,
@@ -75,9 +83,24 @@ export function postgresAdapter(sql: Sql, clock: Clock): new (model: string) => 
       return row ? this.restore(row) : undefined;
     }
 
+    /**
+     * Marks a code or refresh token used. The update is the check: when two requests race with
+     * the same token, only one marks it; the other is a reuse, so the whole grant is revoked and
+     * the request refused (oidc-provider's own "already used" check runs before this, not atomically).
+     */
     async consume(id: string): Promise<void> {
-      await sql`update oauth_records set consumed_at = ${clock()}
-                 where model = ${this.model} and id_hash = ${hashToken(id)} and consumed_at is null`;
+      const hash = hashToken(id);
+      const marked = await sql`update oauth_records set consumed_at = ${clock()}
+                 where model = ${this.model} and id_hash = ${hash} and consumed_at is null returning 1`;
+      if (marked.length > 0) return;
+      const [row] = await sql<{ grant_id: string | null }[]>`
+        select grant_id from oauth_records where model = ${this.model} and id_hash = ${hash}`;
+      if (row?.grant_id) {
+        // The grant first (it waits for tokens being stored under it), then everything it issued.
+        await sql`delete from oauth_records where model = 'Grant' and grant_id = ${row.grant_id}`;
+        await sql`delete from oauth_records where grant_id = ${row.grant_id}`;
+      }
+      throw new errors.InvalidGrant('grant request is invalid');
     }
 
     async destroy(id: string): Promise<void> {

@@ -196,6 +196,26 @@ describe('tokens', () => {
     await expect(client.refresh(String(third.refresh_token))).rejects.toMatchObject(invalidGrant);
   });
 
+  it('lets one of two racing refreshes with the same token through, then revokes the grant', async () => {
+    const client = await ThirdPartyClient.register(issuer);
+    const first = await tokensFor(client, 'race@example.test');
+    const results = await Promise.allSettled([
+      client.refresh(String(first.refresh_token)),
+      client.refresh(String(first.refresh_token)),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won.length).toBeLessThanOrEqual(1);
+    for (const lost of results.filter((r) => r.status === 'rejected')) {
+      expect((lost as PromiseRejectedResult).reason).toMatchObject(invalidGrant);
+    }
+    // A reuse happened either way: nothing issued from this grant works any more.
+    for (const r of won) {
+      const tokens = (r as PromiseFulfilledResult<{ access_token: string }>).value;
+      expect(await itemsStatus(tokens.access_token)).toBe(401);
+    }
+    expect(await itemsStatus(first.access_token)).toBe(401);
+  });
+
   it('revokes an access token (RFC 7009); the grant tokens go with it', async () => {
     const client = await ThirdPartyClient.register(issuer);
     const tokens = await tokensFor(client, 'revoke-at@example.test');
