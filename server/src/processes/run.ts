@@ -5,8 +5,6 @@ import { systemClock } from '../clock';
 import { connect } from '../database';
 import type { Deps } from '../deps';
 import { type Env, loadEnv } from '../env';
-import { buildAuthApp } from '../http/auth';
-import { buildResourceApp } from '../http/resource';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger } from '../log';
 import { createMailer } from '../mail/mailer';
@@ -34,8 +32,10 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
 
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
-  if (kind === 'resource') app = await buildResourceApp(deps);
-  if (kind === 'auth') app = await buildAuthApp(deps);
+  // Each process loads only its own app (the authorization server's engine stays out of the
+  // resource process).
+  if (kind === 'resource') app = await (await import('../http/resource')).buildResourceApp(deps);
+  if (kind === 'auth') app = await (await import('../http/auth')).buildAuthApp(deps);
   if (kind === 'worker' || (kind === 'resource' && env.RUN_WORKER)) {
     worker = await startWorker(deps, env.DATABASE_URL);
   }
