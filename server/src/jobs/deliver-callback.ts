@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attemptRecorder } from '../delivery/attempts';
 import { postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
@@ -66,12 +67,22 @@ export async function deliverCallback(deps: Deps, payload: unknown): Promise<voi
   const runAt = new Date(
     Date.now() + retryDelayMs(job.attempt, env.DELIVERY_RETRY_BASE_MS, result.retryAfterSeconds),
   );
-  // The attempt's record and the next attempt (if any) in one statement: both or neither.
+  const record = {
+    org_id: job.org_id,
+    delivery_id: job.delivery_id,
+    kind: 'callback' as const,
+    item_id: job.item_id,
+    event: job.event,
+    url: job.url,
+    attempt: job.attempt,
+    status_code: result.status,
+    error: result.error,
+    duration_ms: Math.round(result.durationMs),
+  };
+  // Delivered or given up: the record alone, batched with other jobs' records.
+  if (!retry) return attemptRecorder(sql).record(record);
+  // The attempt's record and the next attempt in one statement: both or neither.
   await sql`
-    with attempt as (
-      insert into delivery_attempts
-        (org_id, delivery_id, kind, item_id, event, url, attempt, status_code, error, duration_ms)
-      values (${job.org_id}, ${job.delivery_id}, 'callback', ${job.item_id}, ${job.event}, ${job.url},
-              ${job.attempt}, ${result.status}, ${result.error}, ${Math.round(result.durationMs)}))
-    select ${retry ? addJob(sql, 'deliver_callback', { ...job, attempt: job.attempt + 1 }, { runAt }) : sql`1`}`;
+    with attempt as (insert into delivery_attempts ${sql(record)})
+    select ${addJob(sql, 'deliver_callback', { ...job, attempt: job.attempt + 1 }, { runAt })}`;
 }
