@@ -4,11 +4,14 @@ import { authRouter } from '../trpc/app-router';
 import { createBaseApp } from './common';
 import { registerExternalSignIn } from './external-sign-in';
 import { registerOAuth } from './oauth';
+import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
 
 /** The authorization process (port 3001): /auth/*, /oauth/*, /.well-known/*, operations. */
 export async function buildAuthApp(deps: Deps): Promise<FastifyInstance> {
   const app = createBaseApp(deps, { name: 'auth' });
+  const document = openApiDocument(authRouter, deps.env, 'auth');
+  app.get('/auth/openapi.json', async () => document);
   await serveProcedures(app, deps, authRouter, { rest: '/auth', trpc: '/auth/trpc' });
   await registerExternalSignIn(app, deps);
   await registerOAuth(app, deps);

@@ -149,3 +149,27 @@ describe('organizations', () => {
     expect((await me.post('/auth/switch-org', { org_id: 'x' })).status).toBe(400);
   });
 });
+
+describe('GET /auth/openapi.json', () => {
+  it('documents the account API of the authorization process', async () => {
+    const doc = await server.auth.get<{
+      servers: Array<{ url: string }>;
+      paths: Record<string, Record<string, unknown>>;
+    }>('/auth/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.servers[0]?.url).toBe('http://localhost:3001/auth');
+    for (const path of [
+      '/magic-link',
+      '/verify',
+      '/me',
+      '/logout',
+      '/orgs',
+      '/switch-org',
+      '/api-keys',
+      '/api-keys/revoke',
+    ]) {
+      expect(doc.body.paths[path], path).toBeDefined();
+    }
+    expect(Object.keys(doc.body.paths['/invitations/{code}'] ?? {})).toEqual(['get']);
+  });
+});
