@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import proxy from '@fastify/http-proxy';
+import proxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
@@ -29,31 +29,37 @@ export async function buildGateway(
     loggerInstance: log.child({ process: 'gateway' }) as FastifyBaseLogger,
     trustProxy: true,
   });
+  // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack trace.
+  const replyOptions: FastifyHttpProxyOptions['replyOptions'] = {
+    // (reply-from has logged the cause already.)
+    onError: (reply) => {
+      reply.code(503).header('retry-after', '1').send({ error: 'service unavailable' });
+    },
+  };
   for (const prefix of AUTH_PREFIXES) {
-    await app.register(proxy, { upstream: upstreams.auth, prefix, rewritePrefix: prefix });
+    await app.register(proxy, { upstream: upstreams.auth, prefix, rewritePrefix: prefix, replyOptions });
   }
   for (const prefix of RESOURCE_PREFIXES) {
     await app.register(proxy, {
       upstream: upstreams.resource,
       prefix,
       rewritePrefix: prefix,
+      replyOptions,
       websocket: prefix === '/api',
     });
   }
   app.get('/health', async () => 'ok');
   const index = path.join(webDist, 'index.html');
-  if (existsSync(index)) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method !== 'GET') return reply.code(404).send({ error: 'not found' });
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  } else {
-    app.setNotFoundHandler((request, reply) =>
-      request.method === 'GET'
-        ? reply.type('text/html; charset=utf-8').send(NOT_BUILT)
-        : reply.code(404).send({ error: 'not found' }),
-    );
-  }
+  const built = existsSync(index);
+  if (built) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+  const dashboard = (reply: FastifyReply) =>
+    built
+      ? reply.header('cache-control', 'no-cache').sendFile('index.html')
+      : reply.type('text/html; charset=utf-8').send(NOT_BUILT);
+  // The dashboard's own page under /auth: external sign-in lands on /auth/callback#token=….
+  app.get('/auth/callback', (_request, reply) => dashboard(reply));
+  app.setNotFoundHandler((request, reply) =>
+    request.method === 'GET' ? dashboard(reply) : reply.code(404).send({ error: 'not found' }),
+  );
   return app;
 }

@@ -47,12 +47,20 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
 
   const stop = async (signal: string) => {
     log.info({ signal }, 'stopping');
-    await app?.close();
-    await worker?.stop();
-    await listener?.close();
-    await events?.close();
-    mailer.close();
-    await end({ timeout: 5 });
+    // Ctrl-C in a terminal reaches the embedded PostgreSQL too, which may be gone before this
+    // process has finished: a lost connection while stopping is expected, not a crash.
+    const expected = (error: unknown) => log.warn({ err: error }, 'while stopping');
+    process.on('unhandledRejection', expected).on('uncaughtException', expected);
+    for (const step of [
+      () => app?.close(),
+      () => worker?.stop(),
+      () => listener?.close(),
+      () => events?.close(),
+      () => mailer.close(),
+      () => end({ timeout: 5 }),
+    ]) {
+      await Promise.resolve(step()).catch(expected);
+    }
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

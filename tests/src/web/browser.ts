@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildGateway } from '@beckon/server/http/gateway';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { TestServer } from '../harness';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const webDir = path.join(root, 'web');
+export const webDist = path.join(webDir, 'dist');
+
+/**
+ * The few browser globals that code passed to page.evaluate uses (the tests compile without the
+ * DOM library): inside such a function, `const w = globalThis as unknown as BrowserGlobals`.
+ */
+export type BrowserGlobals = {
+  document: {
+    documentElement: { scrollWidth: number; scrollHeight: number };
+    body: { textContent: string | null };
+    getElementById: (id: string) => { textContent: string | null } | null;
+    querySelectorAll: (selector: string) => { length: number };
+  };
+  localStorage: { setItem: (key: string, value: string) => void; getItem: (key: string) => string | null };
+  innerWidth: number;
+  scrollBy: (x: number, y: number) => void;
+  requestAnimationFrame: (callback: () => void) => number;
+  performance: { now: () => number };
+  PerformanceObserver: new (
+    callback: (list: { getEntries: () => { duration: number }[] }) => void,
+  ) => { observe: (options: { type: string; buffered?: boolean }) => void; disconnect: () => void };
+};
+
+/** Debian's chromium; never a downloaded browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
+
+function newestMtime(target: string): number {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** Builds the dashboard when web/dist is missing or older than its sources. */
+export function ensureDashboardBuilt(): void {
+  const index = path.join(webDist, 'index.html');
+  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(webDir, p));
+  const newest = Math.max(...sources.filter(existsSync).map(newestMtime));
+  if (existsSync(index) && statSync(index).mtimeMs >= newest) return;
+  const result = spawnSync('pnpm', ['--filter', '@beckon/web', 'build'], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(
+      `building the dashboard failed:\n${result.stdout}\n${result.stderr}\n${result.error ?? ''}`,
+    );
+  }
+}
+
+export type Dashboard = {
+  origin: string;
+  browser: Browser;
+  /** A browser context (cookies, storage) of the given width, optionally signed in already. */
+  context: (options: { width: number; height?: number; token?: string }) => Promise<BrowserContext>;
+  /** The open pages of every context (for screenshots of a failure). */
+  pages: () => Page[];
+  close: () => Promise<void>;
+};
+
+/** The gateway of `pnpm start` in front of the test servers, and a headless chromium. */
+export async function startDashboard(server: TestServer): Promise<Dashboard> {
+  const gateway: FastifyInstance = await buildGateway(
+    server.deps.log,
+    { resource: server.resource.baseUrl, auth: server.auth.baseUrl },
+    webDist,
+  );
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const address = gateway.server.address();
+  if (!address || typeof address === 'string') throw new Error('no gateway address');
+  const origin = `http://127.0.0.1:${address.port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    origin,
+    browser,
+    async context({ width, height = 900, token }) {
+      const context = await browser.newContext({
+        viewport: { width, height },
+        baseURL: origin,
+        locale: 'en-US',
+        timezoneId: 'UTC',
+      });
+      context.setDefaultTimeout(15_000);
+      // Uncaught errors in the page are test failures waiting to be explained: print them.
+      context.on('weberror', (error) => console.error(`page error: ${error.error().stack ?? error.error()}`));
+      if (token) {
+        // Runs in every document, including about:blank, where storage is off limits.
+        await context.addInitScript((t) => {
+          try {
+            (globalThis as unknown as BrowserGlobals).localStorage.setItem('beckon.token', t);
+          } catch {}
+        }, token);
+      }
+      contexts.push(context);
+      return context;
+    },
+    pages: () => contexts.flatMap((context) => context.pages()),
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await gateway.close();
+    },
+  };
+}
+
+/**
+ * Screenshots for the README go to docs/screenshots/ when missing or with UPDATE_SCREENSHOTS=1
+ * (so a test run does not rewrite tracked images); otherwise to a temporary directory.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const docs = path.join(root, 'docs', 'screenshots');
+  const target = path.join(docs, `${name}.png`);
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(target) ? docs : tmpdir();
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Whether the page is wider than its viewport (horizontal scrolling on a phone). */
+export const overflowsHorizontally = (page: Page) =>
+  page.evaluate(() => {
+    const w = globalThis as unknown as BrowserGlobals;
+    return w.document.documentElement.scrollWidth > w.innerWidth;
+  });

@@ -1,0 +1,70 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildGateway } from '@beckon/server/http/gateway';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, freePort, HttpClient, startTestServer, type TestServer } from '../harness';
+
+let server: TestServer;
+const gateways: FastifyInstance[] = [];
+
+/** A gateway in front of `upstreams`, serving `dist` as the dashboard. */
+async function gateway(upstreams: { resource: string; auth: string }, dist: string) {
+  const app = await buildGateway(server.deps.log, upstreams, dist);
+  gateways.push(app);
+  return new HttpClient(await app.listen({ host: '127.0.0.1', port: 0 }));
+}
+
+/** A stand-in for the built dashboard (the gateway only serves files). */
+async function fakeDist() {
+  const dist = await mkdtemp(path.join(tmpdir(), 'beckon-dist-'));
+  await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>dashboard</title>');
+  await writeFile(path.join(dist, 'app.js'), 'console.log(1)');
+  return dist;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  for (const app of gateways) await app.close();
+  await server?.close();
+});
+
+const upstreams = () => ({ resource: server.resource.baseUrl, auth: server.auth.baseUrl });
+
+describe('gateway (pnpm start on APP_URL)', () => {
+  it('routes the API to its two processes and everything else to the dashboard', async () => {
+    const account = await new Factories(server.database.db).account('owner');
+    const web = await gateway(upstreams(), await fakeDist());
+
+    expect((await web.as(account.token).get<{ org_id: string }>('/api/me')).body.org_id).toBe(account.org.id);
+    expect((await web.get('/api/me')).status).toBe(401);
+    const me = await web.as(account.token).get<{ user: { id: string } }>('/auth/me');
+    expect(me.body.user.id).toBe(account.user.id);
+    expect((await web.get('/.well-known/oauth-authorization-server')).status).toBe(200);
+
+    // The dashboard's files, its client-side routes, and its landing page under /auth.
+    expect((await web.get('/app.js')).text).toBe('console.log(1)');
+    for (const page of ['/', '/items/0199', '/agents', '/auth/callback']) {
+      const response = await web.get(page);
+      expect(response.status, page).toBe(200);
+      expect(response.text, page).toContain('<title>dashboard</title>');
+    }
+    expect((await web.post('/nowhere', {})).status).toBe(404);
+  });
+
+  it('answers 503 in the API error shape while a process is down, and says when the dashboard is not built', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const web = await gateway({ resource: closed, auth: closed }, path.join(tmpdir(), 'beckon-no-dist'));
+    for (const route of ['/api/me', '/auth/config']) {
+      const response = await web.get(route);
+      expect(response.status, route).toBe(503);
+      expect(response.body, route).toEqual({ error: 'service unavailable' });
+    }
+    const page = await web.get('/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('the dashboard has not been built');
+  });
+});

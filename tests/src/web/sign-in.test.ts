@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, startTestServer, type TestServer } from '../harness';
+import { type BrowserGlobals, type Dashboard, ensureDashboardBuilt, startDashboard } from './browser';
+
+let server: TestServer;
+let dashboard: Dashboard;
+
+beforeAll(async () => {
+  ensureDashboardBuilt();
+  server = await startTestServer({
+    env: { DEV_LOGIN_ENABLED: 'true', IDP_A_CLIENT_ID: 'beckon-test', IDP_A_CLIENT_SECRET: 'secret' },
+  });
+  dashboard = await startDashboard(server);
+}, 240_000);
+
+afterAll(async () => {
+  await dashboard?.close();
+  await server?.close();
+});
+
+const storedToken = (page: import('playwright-core').Page) =>
+  page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.getItem('beckon.token'));
+
+describe('dashboard sign-in', () => {
+  it('offers the enabled providers and the development sign-in; switches organization; signs out', async () => {
+    const context = await dashboard.context({ width: 1280 });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    // Only the provider that is configured (idp_a), pointing at the authorization process's start.
+    expect(await page.getByRole('link', { name: 'GitHub' }).getAttribute('href')).toBe('/auth/oauth/idp_a');
+    expect(await page.getByRole('link', { name: 'Google' }).count()).toBe(0);
+
+    // A bad address is refused in the API's words, next to the field.
+    await page.getByLabel('Email address (development)').fill('not-an-address');
+    await page.getByRole('button', { name: 'Sign in without email' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByLabel('Email address (development)').getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('Email address (development)').fill('grace@example.com');
+    await page.getByRole('button', { name: 'Sign in without email' }).click();
+    await page.getByRole('tab', { name: 'Inbox', selected: true }).waitFor();
+    const first = (await storedToken(page))!;
+    const api = server.auth.as(first);
+    const me = (await api.get<{ org: { id: string; name: string } }>('/auth/me')).body;
+
+    // A second organization, then the switcher: a new session for it replaces the token.
+    const team = await api.post<{ id: string }>('/auth/orgs', { name: 'Platform team' });
+    expect(team.status).toBe(201);
+    await page.getByRole('button', { name: /Switch organization/ }).click();
+    await page.getByRole('menuitem', { name: /Platform team/ }).click();
+    await page.getByRole('button', { name: 'Organization: Platform team. Switch organization' }).waitFor();
+    const switched = (await storedToken(page))!;
+    expect(switched).not.toBe(first);
+    expect((await server.auth.as(switched).get<{ org: { id: string } }>('/auth/me')).body.org.id).toBe(
+      team.body.id,
+    );
+    expect(me.org.id).not.toBe(team.body.id);
+
+    // Sign out ends the session on the server, not only in the browser.
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    expect(await storedToken(page)).toBeNull();
+    expect((await server.auth.as(switched).get('/auth/me')).status).toBe(401);
+  }, 60_000);
+
+  it('lands an external sign-in from /auth/callback#token=… and clears the fragment', async () => {
+    const account = await new Factories(server.database.db).account('owner');
+    const context = await dashboard.context({ width: 1280 });
+    const page = await context.newPage();
+    const response = await page.goto(
+      `/auth/callback#token=${account.token}&org_id=${account.org.id}&user_id=${account.user.id}`,
+    );
+    // Served by the gateway as the dashboard, although /auth/* belongs to the authorization process.
+    expect(response?.status()).toBe(200);
+    await page.getByRole('tab', { name: 'Inbox', selected: true }).waitFor();
+    expect(await storedToken(page)).toBe(account.token);
+    expect(page.url()).not.toContain(account.token);
+
+    const failed = await context.newPage();
+    await failed.goto('/auth/callback#error=the%20provider%20refused');
+    await failed.getByText('the provider refused').waitFor();
+    await failed.getByRole('link', { name: 'Back to sign-in' }).waitFor();
+  }, 60_000);
+});

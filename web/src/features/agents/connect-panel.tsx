@@ -1,0 +1,99 @@
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { CopyButton } from '../../components/copy-button';
+
+type Snippet = { id: string; label: string; intro: string; code: string };
+
+/** Ready-to-paste ways for an agent to use its key: MCP, the SDK, the CLI and plain HTTP. */
+function snippets(origin: string, key: string): Snippet[] {
+  return [
+    {
+      id: 'mcp',
+      label: 'MCP',
+      intro: 'Agents that speak MCP (Streamable HTTP) connect to POST /mcp with the key as bearer token:',
+      code: JSON.stringify(
+        {
+          mcpServers: {
+            beckon: { type: 'http', url: `${origin}/mcp`, headers: { Authorization: `Bearer ${key}` } },
+          },
+        },
+        null,
+        2,
+      ),
+    },
+    {
+      id: 'sdk',
+      label: 'SDK',
+      intro: 'TypeScript, with @beckon/sdk (keep the key in an environment variable):',
+      code: `import { createClient } from '@beckon/sdk';
+
+// BECKON_TOKEN=${key}
+const beckon = createClient({ baseUrl: '${origin}', token: process.env.BECKON_TOKEN! });
+
+const question = await beckon.ask({
+  title: 'Deploy to production?',
+  form: { id: 'deploy', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] },
+});
+const outcome = await question.waitForAnswer();`,
+    },
+    {
+      id: 'cli',
+      label: 'CLI',
+      intro: 'The beckon command line (from @beckon/sdk):',
+      code: `export BECKON_URL=${origin}
+export BECKON_TOKEN=${key}
+beckon notify "Backup finished" --level success
+beckon ask "Ship it?" --field ok:yesno:Ship --wait`,
+    },
+    {
+      id: 'curl',
+      label: 'curl',
+      intro: 'Any HTTP client, with the REST API:',
+      code: `curl -X POST ${origin}/api/items \\
+  -H 'Authorization: Bearer ${key}' \\
+  -H 'Content-Type: application/json' \\
+  -d '{"title":"Backup finished","level":"success"}'`,
+    },
+  ];
+}
+
+export function ConnectPanel({ apiKey }: { apiKey: string | null }) {
+  const origin = window.location.origin;
+  const list = snippets(origin, apiKey ?? '<API_KEY>');
+  return (
+    <section aria-labelledby="connect-heading" className="space-y-3">
+      <h2 id="connect-heading" className="text-lg font-semibold text-gray-900">
+        Connect your agent
+      </h2>
+      <p className="text-sm text-gray-700">
+        {apiKey
+          ? 'These snippets contain the key you just created.'
+          : 'Create a key above, then paste one of these; <API_KEY> stands for the key.'}
+      </p>
+      <TabGroup>
+        <TabList className="flex flex-wrap gap-1" aria-label="Ways to connect">
+          {list.map((snippet) => (
+            <Tab
+              key={snippet.id}
+              className="rounded-md px-3 py-1.5 text-sm font-medium text-gray-800 focus-ring data-hover:bg-gray-100 data-selected:bg-indigo-700 data-selected:text-white"
+            >
+              {snippet.label}
+            </Tab>
+          ))}
+        </TabList>
+        <TabPanels className="mt-3">
+          {list.map((snippet) => (
+            <TabPanel key={snippet.id} className="space-y-2 focus-ring rounded-md">
+              <div className="flex items-center justify-between gap-2">
+                <p className="text-sm text-gray-800">{snippet.intro}</p>
+                <CopyButton text={snippet.code} label={`Copy ${snippet.label} snippet`} />
+              </div>
+              <pre className="overflow-x-auto rounded-md bg-gray-900 p-3 text-xs leading-relaxed text-gray-100">
+                <code>{snippet.code}</code>
+              </pre>
+            </TabPanel>
+          ))}
+        </TabPanels>
+      </TabGroup>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { AppOutputs, Item, ItemList } from '../../lib/trpc';
+import { trpc } from '../../lib/trpc';
+
+type ListInput = {
+  status?: Item['status'];
+  channel_id?: string;
+  include_archived?: boolean;
+  include_snoozed?: boolean;
+  q?: string;
+};
+
+/** Whether the server would list `item` for `input` (items.service listItems), or null if unknown. */
+function belongs(item: Item, input: ListInput, now: number): boolean | null {
+  if (input.status ? item.status !== input.status : item.status === 'archived' && !input.include_archived) {
+    return false;
+  }
+  if (input.channel_id && item.channel_id !== input.channel_id) return false;
+  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+  if (snoozed && !input.include_snoozed) return false;
+  // Full-text search happens in PostgreSQL: only the server knows whether the item matches.
+  if (input.q) return null;
+  return true;
+}
+
+/** Lists are ordered pinned first, then newest first (UUID v7 ids sort by creation). */
+const before = (a: Item, b: Item) => (a.pinned !== b.pinned ? a.pinned : a.id > b.id);
+
+/**
+ * Puts `item` where it belongs in a loaded list (replacing, moving or removing it). Keyset pages
+ * never shift, so inserting into a loaded page is exact; an item that sorts after everything
+ * loaded is left for the page that will bring it.
+ */
+function placeInList(data: InfiniteData<ItemList>, item: Item, member: boolean): InfiniteData<ItemList> {
+  const pages = data.pages.map((page) => ({ ...page, items: page.items.filter((i) => i.id !== item.id) }));
+  if (member) {
+    let placed = false;
+    for (const page of pages) {
+      const index = page.items.findIndex((existing) => before(item, existing));
+      if (index >= 0) {
+        page.items.splice(index, 0, item);
+        placed = true;
+        break;
+      }
+    }
+    const last = pages.at(-1);
+    if (!placed && last && last.next_cursor === null) last.items.push(item);
+  }
+  return { ...data, pages };
+}
+
+const listKey = trpc.items.list.pathKey();
+
+/**
+ * Applies a changed item (a mutation's answer or a live event) to every cached query: the item
+ * itself, every loaded list, and what depends on it (stats, timeline, comments, attachments).
+ */
+export function applyItem(queryClient: QueryClient, item: Item, event?: string) {
+  queryClient.setQueryData(trpc.items.get.queryKey({ id: item.id }), item);
+  const now = Date.now();
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: listKey })) {
+    const data = query.state.data as InfiniteData<ItemList> | undefined;
+    if (!data?.pages) continue;
+    const input = ((query.queryKey[1] as { input?: ListInput } | undefined)?.input ?? {}) as ListInput;
+    const member = belongs(item, input, now);
+    const present = data.pages.some((page) => page.items.some((i) => i.id === item.id));
+    if (member === null) {
+      if (present) queryClient.setQueryData(query.queryKey, placeInList(data, item, true));
+      else void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      continue;
+    }
+    if (member || present) queryClient.setQueryData(query.queryKey, placeInList(data, item, member));
+  }
+  void queryClient.invalidateQueries({ queryKey: trpc.stats.get.queryKey() });
+  if (event !== 'item.created') {
+    for (const key of [
+      trpc.items.timeline.queryKey({ id: item.id }),
+      trpc.items.comments.queryKey({ id: item.id }),
+      trpc.attachments.list.queryKey({ id: item.id }),
+    ]) {
+      void queryClient.invalidateQueries({ queryKey: key });
+    }
+  }
+}
+
+export type Stats = AppOutputs['stats']['get'];
