@@ -1,4 +1,4 @@
-// `pnpm bench [foundation|items|list|callbacks|agents]`: bounded load on loopback against real processes and a fresh
+// `pnpm bench [foundation|items|list|callbacks|agents|web]`: bounded load on loopback against real processes and a fresh
 // embedded database. BENCH_SECONDS (default 10) sets the length of each scenario.
 import { answerToStream, mcpNotify } from './agents';
 import { answerItems, createItems, deliverCallbacks, listItems, seedItems } from './items';
@@ -12,9 +12,14 @@ import {
   table,
 } from './lib';
 import { pgbenchTps } from './pgbench';
+import { dashboardBundle } from './web';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const only = process.argv[2];
+if (only === 'web') {
+  for (const line of dashboardBundle()) console.log(line);
+  process.exit(0);
+}
 const database = await benchDatabase();
 const server = await startResourceProcess(database.url, {
   RUN_WORKER: 'true',
@@ -87,6 +92,8 @@ try {
     );
     if (latency.received !== latency.expected) throw new Error('events were lost on the stream');
   }
+
+  if (!only) notes.push(...dashboardBundle());
 
   console.log(`\n${table(results)}\n`);
   for (const note of notes) console.log(note);

@@ -19,7 +19,6 @@ export const webDist = path.join(webDir, 'dist');
 export type BrowserGlobals = {
   document: {
     documentElement: { scrollWidth: number; scrollHeight: number };
-    body: { textContent: string | null };
     getElementById: (id: string) => { textContent: string | null } | null;
     querySelectorAll: (selector: string) => { length: number };
   };
@@ -56,7 +55,12 @@ export function ensureDashboardBuilt(): void {
   const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(webDir, p));
   const newest = Math.max(...sources.filter(existsSync).map(newestMtime));
   if (existsSync(index) && statSync(index).mtimeMs >= newest) return;
-  const result = spawnSync('pnpm', ['--filter', '@beckon/web', 'build'], { cwd: root, encoding: 'utf8' });
+  // NODE_ENV is "test" here: without this, Vite would build React's development bundle.
+  const result = spawnSync('pnpm', ['--filter', '@beckon/web', 'build'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     throw new Error(
       `building the dashboard failed:\n${result.stdout}\n${result.stderr}\n${result.error ?? ''}`,

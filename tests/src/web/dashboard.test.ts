@@ -337,7 +337,8 @@ describe('dashboard', () => {
     await page.goto('/');
     await feedItem(page, 'Generated item 1000').waitFor();
 
-    // Scroll through everything, one frame at a time, recording frame gaps and long tasks.
+    // Scroll through everything, 100 px a frame (a fast fling: 6,000 px/s at 60 fps), recording
+    // frame gaps and long tasks. The figures are reported (docs/benchmarks.md), not asserted.
     const metrics = await page.evaluate(async () => {
       const { document, performance, PerformanceObserver, requestAnimationFrame, scrollBy } =
         globalThis as unknown as BrowserGlobals;
@@ -350,19 +351,21 @@ describe('dashboard', () => {
       let maxRows = 0;
       let last = performance.now();
       const started = last;
-      while (performance.now() - started < 60_000) {
+      while (performance.now() - started < 90_000) {
         await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
         const now = performance.now();
         frames.push(now - last);
         last = now;
         maxRows = Math.max(maxRows, document.querySelectorAll('[role="feed"] article').length);
-        scrollBy(0, 400);
-        if (/1,000 items · end of the list/.test(document.body.textContent ?? '')) break;
+        scrollBy(0, 100);
+        // The feed's own status line (reading the whole page's text every frame would be the jank).
+        if (document.getElementById('feed-status')?.textContent === '1,000 items · end of the list') break;
       }
       observer.disconnect();
       frames.sort((a, b) => a - b);
       return {
         frames: frames.length,
+        p50: frames[Math.floor(frames.length * 0.5)] ?? 0,
         p95: frames[Math.floor(frames.length * 0.95)] ?? 0,
         maxFrame: frames.at(-1) ?? 0,
         longTasks: longTasks.length,

@@ -114,7 +114,7 @@ export function ItemList({
         })}
       </div>
       <div className="flex items-center justify-between gap-2 px-4 py-3 text-sm text-gray-700">
-        <p role="status">
+        <p role="status" id="feed-status">
           {items.length > 0 && `${count.format(items.length)} ${items.length === 1 ? 'item' : 'items'}`}
           {isFetchingNextPage
             ? ' · loading more…'
