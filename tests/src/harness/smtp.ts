@@ -46,6 +46,6 @@ export async function startSmtpServer() {
 export function mailText(raw: string): string {
   const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
   return body
-    .replace(/=\r\n/g, '')
+    .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
 }

@@ -192,7 +192,7 @@ describe('dashboard', () => {
     await page.getByLabel('Environment').selectOption('production');
     await page.getByRole('checkbox', { name: 'Europe' }).click();
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByRole('heading', { name: 'Answer', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Answer', exact: true, level: 2 }).waitFor();
     const answered = (await api.get<Item>(`/api/items/${item.id}`)).body;
     expect(answered.status).toBe('answered');
     expect(answered.response).toEqual({
@@ -279,6 +279,7 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Revoke key ci' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText(/Revoked/).waitFor();
+    await server.syncIdentities();
     expect((await asAgent.get('/api/me')).status).toBe(401);
   }, 60_000);
 
@@ -307,7 +308,7 @@ describe('dashboard', () => {
     expect(await overflowsHorizontally(page)).toBe(false);
     await page.getByRole('radio', { name: 'Yes' }).click();
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByRole('heading', { name: 'Answer', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Answer', exact: true, level: 2 }).waitFor();
     expect((await api.get<Item>(`/api/items/${question.id}`)).body.response).toEqual({ ok: true });
 
     await page.goto('/agents');

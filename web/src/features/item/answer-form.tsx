@@ -136,6 +136,7 @@ function FormFieldInput({
   onChange: (value: unknown) => void;
 }) {
   const invalid = error !== undefined;
+  const common = { invalid, 'aria-required': field.required || undefined, className: control };
   const legend = (
     <Legend className={labelClass}>
       {field.label}
@@ -226,74 +227,71 @@ function FormFieldInput({
       );
     case 'select':
       return (
-        <Field>
-          <Label className={labelClass}>
-            {field.label}
-            {required(field)}
-          </Label>
-          <FieldShell field={field} error={error}>
-            <Select
-              value={(value as string) ?? ''}
-              onChange={(event) => onChange(event.target.value)}
-              invalid={invalid}
-              aria-required={field.required || undefined}
-              className={control}
-            >
-              <option value="">{field.placeholder ?? 'Choose…'}</option>
-              {field.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </Select>
-          </FieldShell>
-        </Field>
+        <LabeledField field={field} error={error}>
+          <Select
+            value={(value as string) ?? ''}
+            onChange={(event) => onChange(event.target.value)}
+            {...common}
+          >
+            <option value="">{field.placeholder ?? 'Choose…'}</option>
+            {field.options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </Select>
+        </LabeledField>
       );
     case 'textarea':
       return (
-        <Field>
-          <Label className={labelClass}>
-            {field.label}
-            {required(field)}
-          </Label>
-          <FieldShell field={field} error={error}>
-            <Textarea
-              rows={4}
-              value={(value as string) ?? ''}
-              placeholder={field.placeholder}
-              onChange={(event) => onChange(event.target.value)}
-              invalid={invalid}
-              aria-required={field.required || undefined}
-              className={control}
-            />
-          </FieldShell>
-        </Field>
+        <LabeledField field={field} error={error}>
+          <Textarea
+            rows={4}
+            value={(value as string) ?? ''}
+            placeholder={field.placeholder}
+            onChange={(event) => onChange(event.target.value)}
+            {...common}
+          />
+        </LabeledField>
       );
-    default: {
+    default:
       // text, number, date
-      const type = field.type === 'text' ? 'text' : field.type;
       return (
-        <Field>
-          <Label className={labelClass}>
-            {field.label}
-            {required(field)}
-          </Label>
-          <FieldShell field={field} error={error}>
-            <Input
-              type={type}
-              value={value === undefined ? '' : String(value)}
-              placeholder={field.placeholder}
-              onChange={(event) => onChange(event.target.value)}
-              invalid={invalid}
-              aria-required={field.required || undefined}
-              {...(field.type === 'number' ? { min: field.min, max: field.max, step: 'any' } : {})}
-              className={control}
-            />
-          </FieldShell>
-        </Field>
+        <LabeledField field={field} error={error}>
+          <Input
+            type={field.type}
+            value={value === undefined ? '' : String(value)}
+            placeholder={field.placeholder}
+            onChange={(event) => onChange(event.target.value)}
+            {...(field.type === 'number' ? { min: field.min, max: field.max, step: 'any' } : {})}
+            {...common}
+          />
+        </LabeledField>
       );
-    }
   }
+}
+
+/** A single control with its label, help and error (select, textarea, text, number, date). */
+function LabeledField({
+  field,
+  error,
+  children,
+}: {
+  field: FormField;
+  error: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <Field>
+      <Label className={labelClass}>
+        {field.label}
+        {required(field)}
+      </Label>
+      <FieldShell field={field} error={error}>
+        {children}
+      </FieldShell>
+    </Field>
+  );
 }
 
 /**
