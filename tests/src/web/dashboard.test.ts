@@ -316,6 +316,54 @@ describe('dashboard', () => {
     expect(await overflowsHorizontally(page)).toBe(false);
   }, 60_000);
 
+  it('filters by search, channel and status; dismisses, restores and pins from the list', async () => {
+    const billing = (await api.post<{ id: string }>('/api/channels', { name: 'billing', mode: 'open' })).body;
+    const invoice = (
+      await api.post<Item>('/api/items', { title: 'Invoice 1042 overdue', channel_id: billing.id })
+    ).body;
+    await api.post('/api/items', { title: 'Quarterly report ready', message: 'All figures are in.' });
+    const context = await dashboard.context({ width: 1280, token });
+    const page = await context.newPage();
+    await page.goto('/');
+    await feedItem(page, 'Invoice 1042 overdue').waitFor();
+    await feedItem(page, 'Quarterly report ready').waitFor();
+
+    // Search (full text, in PostgreSQL), kept in the address.
+    await page.getByLabel('Search').fill('invoice');
+    await feedItem(page, 'Quarterly report ready').waitFor({ state: 'detached' });
+    await feedItem(page, 'Invoice 1042 overdue').waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('invoice');
+    await page.getByLabel('Search').fill('');
+    await feedItem(page, 'Quarterly report ready').waitFor();
+
+    // Channel.
+    await page.getByLabel('Channel').selectOption({ label: '#billing' });
+    await feedItem(page, 'Quarterly report ready').waitFor({ state: 'detached' });
+    await feedItem(page, 'Invoice 1042 overdue').waitFor();
+    await page.getByLabel('Channel').selectOption({ label: 'All channels' });
+
+    // Dismiss, then find it under its status and restore it.
+    await page.getByRole('button', { name: 'Actions for Invoice 1042 overdue' }).click();
+    await page.getByRole('menuitem', { name: 'Dismiss' }).click();
+    await expect
+      .poll(async () => (await api.get<Item>(`/api/items/${invoice.id}`)).body.status)
+      .toBe('dismissed');
+    await page.getByLabel('Status').selectOption('dismissed');
+    await feedItem(page, 'Quarterly report ready').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Actions for Invoice 1042 overdue' }).click();
+    await page.getByRole('menuitem', { name: 'Restore' }).click();
+    await feedItem(page, 'Invoice 1042 overdue').waitFor({ state: 'detached' });
+    expect((await api.get<Item>(`/api/items/${invoice.id}`)).body.status).toBe('open');
+    await page.getByLabel('Status').selectOption('');
+
+    // Pinned items come first.
+    await page.getByRole('button', { name: 'Actions for Quarterly report ready' }).click();
+    await page.getByRole('menuitem', { name: 'Pin' }).click();
+    await expect
+      .poll(() => page.getByRole('feed').getByRole('article').first().getByRole('link').textContent())
+      .toBe('Quarterly report ready');
+  }, 60_000);
+
   it('keeps 1,000 items virtualized: a few rows in the DOM, smooth scrolling to the end', async () => {
     const f = new Factories(server.database.db);
     const account = await f.account('owner');
