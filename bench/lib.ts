@@ -42,7 +42,13 @@ export async function startResourceProcess(databaseUrl: string, env: Record<stri
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/src/processes/resource.ts'],
+    [
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the resource process, written when it stops.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--import',
+      'tsx',
+      'server/src/processes/resource.ts',
+    ],
     {
       env: {
         ...process.env,
