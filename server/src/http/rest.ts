@@ -4,11 +4,21 @@ import { AppError } from '../errors';
 import type { Context } from '../trpc/context';
 import type { Meta } from '../trpc/init';
 
-type Caller = (input: unknown) => Promise<unknown>;
+/** How a tRPC v11 procedure is invoked (what its server-side caller does after the path lookup). */
+type Invoke = (opts: {
+  path: string;
+  ctx: Context;
+  type: 'query' | 'mutation';
+  getRawInput: () => Promise<unknown>;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}) => Promise<unknown>;
 type RestProcedure = {
   path: string;
   meta: Meta & { openapi: NonNullable<Meta['openapi']> };
   hasInput: boolean;
+  invoke: Invoke;
+  type: 'query' | 'mutation';
 };
 
 /** Every procedure that declares an `openapi` route, with its dotted tRPC path. */
@@ -19,7 +29,13 @@ export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
   )) {
     const meta = procedure._def.meta as Meta | undefined;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
-    found.push({ path, meta: meta as RestProcedure['meta'], hasInput: procedure._def.inputs.length > 0 });
+    found.push({
+      path,
+      meta: meta as RestProcedure['meta'],
+      hasInput: procedure._def.inputs.length > 0,
+      invoke: procedure as unknown as Invoke,
+      type: procedure._def.type as RestProcedure['type'],
+    });
   }
   return found;
 }
@@ -29,9 +45,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The REST face of the procedures: one Fastify route per `openapi` meta (same path and method as
- * the OpenAPI document), calling the procedure through a tRPC caller so that authentication,
- * permissions, validation and errors run exactly as over /trpc. Path parameters, then the query
- * (GET, DELETE) or the JSON body, form the input.
+ * the OpenAPI document), invoking the procedure exactly as tRPC's server-side caller does (its
+ * middlewares, input and output validation, errors), minus the caller's per-request proxy and
+ * path lookup, so authentication, permissions, validation and errors run as over /trpc. Path
+ * parameters, then the query (GET, DELETE) or the JSON body, form the input.
  */
 export function registerRestRoutes(
   app: FastifyInstance,
@@ -39,10 +56,8 @@ export function registerRestRoutes(
   createContext: (opts: { req: FastifyRequest }) => Context,
   basePath = '/api',
 ): void {
-  const callerFactory = router.createCaller as unknown as (ctx: Context) => Record<string, unknown>;
-  for (const { path, meta, hasInput } of restProcedures(router)) {
+  for (const { path, meta, hasInput, invoke, type } of restProcedures(router)) {
     const { method } = meta.openapi;
-    const segments = path.split('.');
     app.route({
       method,
       url: basePath + meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -53,11 +68,14 @@ export function registerRestRoutes(
         if (!isPlainObject(source)) throw AppError.invalid({ body: 'expected a JSON object' });
         const input = { ...source, ...(request.params as Record<string, string>) };
         const ctx = createContext({ req: request });
-        const caller = segments.reduce<unknown>(
-          (node, key) => (node as Record<string, unknown>)[key],
-          callerFactory(ctx),
-        ) as Caller;
-        const output = await caller(hasInput ? input : undefined);
+        const output = await invoke({
+          path,
+          ctx,
+          type,
+          getRawInput: async () => (hasInput ? input : undefined),
+          signal: undefined,
+          batchIndex: 0,
+        });
         return reply
           .code(meta.status ?? 200)
           .headers(ctx.responseHeaders)

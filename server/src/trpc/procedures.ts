@@ -8,7 +8,7 @@ import { publicProcedure } from './init';
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps, ctx.token) : null);
   if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
-  return next({ ctx: { ...ctx, identity } });
+  return next({ ctx: { identity } });
 });
 
 const requirePermission = (identity: Identity, permission: string) => {
