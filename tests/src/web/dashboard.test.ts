@@ -364,6 +364,49 @@ describe('dashboard', () => {
       .toBe('Quarterly report ready');
   }, 60_000);
 
+  it('is usable from the keyboard: menus, dialogs and links, with focus returned', async () => {
+    const context = await dashboard.context({ width: 1280, token });
+    const page = await context.newPage();
+    await page.goto('/');
+    const focused = () =>
+      page.evaluate(() => {
+        const active = (
+          globalThis as unknown as {
+            document: {
+              activeElement: { getAttribute: (name: string) => string | null; textContent: string };
+            };
+          }
+        ).document.activeElement;
+        return active.getAttribute('aria-label') ?? active.textContent.trim();
+      });
+
+    // A row's menu opens with Enter, moves with the arrows, closes with Escape back to its button.
+    const actions = page.getByRole('button', { name: 'Actions for Invoice 1042 overdue' });
+    await actions.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    expect(await focused()).not.toBe('Actions for Invoice 1042 overdue');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Actions for Invoice 1042 overdue');
+
+    // The snooze date dialog: opened from the keyboard, closed with Escape, nothing changed.
+    await page.getByRole('button', { name: 'Snooze Invoice 1042 overdue' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Pick a date and time…' }).waitFor();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByLabel('Date and time').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await feedItem(page, 'Invoice 1042 overdue').waitFor();
+
+    // Links open with Enter.
+    await feedItem(page, 'Invoice 1042 overdue').focus();
+    await page.keyboard.press('Enter');
+    await heading(page, 'Invoice 1042 overdue').waitFor();
+  }, 60_000);
+
   it('keeps 1,000 items virtualized: a few rows in the DOM, smooth scrolling to the end', async () => {
     const f = new Factories(server.database.db);
     const account = await f.account('owner');
