@@ -89,7 +89,11 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return error.cause;
-    if (isZodError(error.cause)) return AppError.invalid(fieldsFromZod(error.cause.issues));
+    // Input validation fails as BAD_REQUEST; a zod failure under any other code is the output
+    // validation of a procedure, a server bug (500), not the client's mistake.
+    if (error.code === 'BAD_REQUEST' && isZodError(error.cause)) {
+      return AppError.invalid(fieldsFromZod(error.cause.issues));
+    }
     switch (error.code) {
       case 'PARSE_ERROR':
         return AppError.invalid({ body: 'malformed JSON' });

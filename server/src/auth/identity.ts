@@ -42,10 +42,10 @@ export async function resolveIdentity(
   token: string,
 ): Promise<Identity | null> {
   const { sql, identityCache: cache } = deps;
-  const now = deps.clock();
   const hash = hashToken(token);
   const cached = cache?.get(hash);
   if (cached) return cached;
+  const now = deps.clock();
   const startedAt = cache?.begin() ?? 0;
   const rows = await sql<Row[]>`
     with credential as (

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { encodeBase64urlNoPadding } from '@oslojs/encoding';
 
 /** A new opaque credential: 32 random bytes, base64url. Only its hash is ever stored. */
@@ -10,9 +10,9 @@ export function generateToken(): string {
 
 /**
  * The stored form of a token: hex SHA-256 of its text (what @oslojs/crypto's sha256 gives, as
- * the Lucia guide does it), computed by Node's native hash: it runs on every authenticated
- * request, and the pure-JavaScript one cost several microseconds there.
+ * the Lucia guide does it), computed by Node's native one-shot hash: it runs on every
+ * authenticated request, where the pure-JavaScript one cost several microseconds.
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
