@@ -1,24 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '@beckon/db';
 import postgres from 'postgres';
+import type { Deps } from '../deps';
 import type { Identity } from './identity';
 
 export const IDENTITY_CHANNEL = 'beckon_identity';
+/** Where each cache acknowledges a fence (`<nonce>:<its listening backend's pid>`). */
+const ACK_CHANNEL = 'beckon_identity_ack';
+/** application_name of the caches' listening connections: the fence waits for each of them. */
+const LISTENER_NAME = 'beckon-identity-listener';
 
 type Entry = { identity: Identity; expiresAt: number; storedAt: number };
 
 /**
  * Resolved identities by token hash, so an authenticated request costs no database round trip.
  * It never outlives a credential: database triggers announce every revocation, expiry change,
- * membership or role change on IDENTITY_CHANNEL at commit, and the cache drops what they name.
+ * membership or role change on IDENTITY_CHANNEL at commit, and the cache drops what they name;
+ * Beckon's own revocations answer only once every cache has confirmed it (fenceIdentities).
  * It serves nothing while its listening connection is down (notifications could be missed),
  * and an epoch stops a lookup that raced an invalidation from storing a stale answer.
  */
 export class IdentityCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly barriers = new Map<string, () => void>();
   private live = false;
   private epoch = 0;
+  /** Answers a fence on the listening connection (set while it is up). */
+  private acknowledge: (nonce: string) => void = () => {};
 
   constructor(
     private readonly maxEntries = 10_000,
@@ -58,7 +65,11 @@ export class IdentityCache {
     this.entries.set(tokenHash, { identity, expiresAt: expiresAt?.getTime() ?? Infinity, storedAt: now });
   }
 
-  /** Applies one notification: `token:<hash>`, `member:<org>:<user>`, `role:<id>` or `sync:<nonce>`. */
+  /**
+   * Applies one notification: `token:<hash>`, `member:<org>:<user>`, `role:<id>`, or
+   * `fence:<nonce>`, answered once every notification before it has been applied (they arrive
+   * in commit order, and each is applied as it arrives).
+   */
   handle(message: string): void {
     this.epoch += 1;
     const [kind, a, b] = message.split(':');
@@ -67,7 +78,7 @@ export class IdentityCache {
       for (const [hash, { identity }] of this.entries) {
         if (identity.orgId === a && identity.userId === b) this.entries.delete(hash);
       }
-    } else if (kind === 'sync' && a) this.barriers.get(a)?.();
+    } else if (kind === 'fence' && a) this.acknowledge(a);
     else this.entries.clear();
   }
 
@@ -83,11 +94,18 @@ export class IdentityCache {
    */
   async listen(url: string): Promise<{ close: () => Promise<void> }> {
     let closing = false;
+    const subscribe = async () => {
+      await connection`listen ${connection(IDENTITY_CHANNEL)}`;
+      const [{ pid }] = await connection<[{ pid: number }]>`select pg_backend_pid() as pid`;
+      this.acknowledge = (nonce) => {
+        connection`select pg_notify(${ACK_CHANNEL}, ${`${nonce}:${pid}`})`.catch(() => {});
+      };
+      if (!closing) this.setLive(true);
+    };
     const relisten = async (): Promise<void> => {
       for (let delay = 100; !closing; delay = Math.min(delay * 2, 5000)) {
         try {
-          await connection`listen ${connection(IDENTITY_CHANNEL)}`;
-          if (!closing) this.setLive(true);
+          await subscribe();
           return;
         } catch {
           await new Promise((resolve) => setTimeout(resolve, delay));
@@ -99,15 +117,14 @@ export class IdentityCache {
       idle_timeout: 0,
       max_lifetime: null,
       onnotice: () => {},
-      connection: { application_name: 'beckon-identity-listener' },
+      connection: { application_name: LISTENER_NAME },
       onnotify: (_channel: string, message: string) => this.handle(message),
       onclose: () => {
         this.setLive(false);
         if (!closing) void relisten();
       },
     } as postgres.Options<Record<string, never>>);
-    await connection`listen ${connection(IDENTITY_CHANNEL)}`;
-    this.setLive(true);
+    await subscribe();
     return {
       close: async () => {
         closing = true;
@@ -116,13 +133,72 @@ export class IdentityCache {
       },
     };
   }
+}
 
-  /** Resolves once every notification committed before the call has been applied here. */
-  async sync(sql: Sql): Promise<void> {
-    const nonce = randomUUID();
-    const applied = new Promise<void>((resolve) => this.barriers.set(nonce, resolve));
-    await sql.notify(IDENTITY_CHANNEL, `sync:${nonce}`);
-    await applied;
-    this.barriers.delete(nonce);
+const fenceWaiters = new Map<string, (pid: number) => void>();
+const ackListeners = new WeakMap<Sql, Promise<unknown>>();
+
+/** This pool's subscription to the caches' acknowledgements (made once, again after a failure). */
+function listenForAcks(sql: Sql): Promise<unknown> {
+  let listening = ackListeners.get(sql);
+  if (!listening) {
+    listening = sql.listen(ACK_CHANNEL, (message) => {
+      const [nonce, pid] = message.split(':');
+      if (nonce) fenceWaiters.get(nonce)?.(Number(pid));
+    });
+    listening.catch(() => ackListeners.delete(sql));
+    ackListeners.set(sql, listening);
+  }
+  return listening;
+}
+
+const listeningPids = (sql: Sql, among?: number[]) => sql<{ pid: number }[]>`
+  select pid from pg_stat_activity
+   where application_name = ${LISTENER_NAME} and datname = current_database()
+     ${among ? sql`and pid = any(${among}::int[])` : sql``}`;
+
+/**
+ * Waits until every identity cache on this database (each resource process) has applied the
+ * identity changes committed before the call, so a credential revoked through Beckon fails on
+ * the very next request to any process. Caches connecting meanwhile start empty. A cache that
+ * does not answer within `timeoutMs` (its process hung), or a database error, is logged and
+ * makes the call return false; it never throws, as the revocation itself is already committed.
+ */
+export async function fenceIdentities(
+  deps: Pick<Deps, 'sql' | 'log'>,
+  { timeoutMs = 2000, resendMs = 50 } = {},
+): Promise<boolean> {
+  const { sql, log } = deps;
+  const nonce = randomUUID();
+  const pending = new Set<number>();
+  let wake = () => {};
+  fenceWaiters.set(nonce, (pid) => {
+    if (pending.delete(pid) && pending.size === 0) wake();
+  });
+  try {
+    await listenForAcks(sql);
+    for (const { pid } of await listeningPids(sql)) pending.add(pid);
+    for (const deadline = Date.now() + timeoutMs; pending.size > 0 && Date.now() < deadline; ) {
+      // Sent again until answered: a cache that was (re)connecting may have missed it.
+      await sql.notify(IDENTITY_CHANNEL, `fence:${nonce}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, resendMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (pending.size === 0) break;
+      // A cache whose connection is gone serves nothing: no need to wait for it.
+      const alive = new Set((await listeningPids(sql, [...pending])).map((row) => row.pid));
+      for (const pid of pending) if (!alive.has(pid)) pending.delete(pid);
+    }
+    if (pending.size > 0) log.warn({ pids: [...pending] }, 'identity caches did not confirm a revocation');
+    return pending.size === 0;
+  } catch (error) {
+    log.warn({ err: error }, 'identity caches could not be fenced');
+    return false;
+  } finally {
+    fenceWaiters.delete(nonce);
   }
 }

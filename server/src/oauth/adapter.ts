@@ -1,7 +1,7 @@
-import type { Sql } from '@beckon/db';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import { fenceIdentities } from '../auth/identity-cache';
 import { hashToken } from '../auth/tokens';
-import type { Clock } from '../clock';
+import type { Deps } from '../deps';
 import { parseAccountId } from './account';
 
 /**
@@ -29,9 +29,11 @@ type Row = { payload: AdapterPayload; consumed_at: Date | null };
  * oidc-provider's storage on `oauth_records`. Rows carry the user, organization and client of
  * their account (`<user_id>:<org_id>`) so the resource process resolves an access token with one
  * indexed query and no call to this process; `expires_at` comes from the injected clock, which
- * is the "now" the resolver compares with.
+ * is the "now" the resolver compares with. Removing access tokens waits for the resource
+ * processes' identity caches (fenceIdentities), so a revoked token fails on the next request.
  */
-export function postgresAdapter(sql: Sql, clock: Clock): new (model: string) => Adapter {
+export function postgresAdapter(deps: Pick<Deps, 'sql' | 'clock' | 'log'>): new (model: string) => Adapter {
+  const { sql, clock } = deps;
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -99,17 +101,20 @@ export function postgresAdapter(sql: Sql, clock: Clock): new (model: string) => 
         // The grant first (it waits for tokens being stored under it), then everything it issued.
         await sql`delete from oauth_records where model = 'Grant' and grant_id = ${row.grant_id}`;
         await sql`delete from oauth_records where grant_id = ${row.grant_id}`;
+        await fenceIdentities(deps);
       }
       throw new errors.InvalidGrant('grant request is invalid');
     }
 
     async destroy(id: string): Promise<void> {
       await sql`delete from oauth_records where model = ${this.model} and id_hash = ${hashToken(id)}`;
+      if (this.model === 'AccessToken') await fenceIdentities(deps);
     }
 
     /** oidc-provider calls this on every token model of a grant it revokes. */
     async revokeByGrantId(grantId: string): Promise<void> {
       await sql`delete from oauth_records where model = ${this.model} and grant_id = ${grantId}`;
+      if (this.model === 'AccessToken') await fenceIdentities(deps);
     }
 
     private restore(row: Row, id?: string): AdapterPayload {

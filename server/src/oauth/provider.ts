@@ -70,7 +70,7 @@ const isFirstParty = (deps: Deps) => deps.env.DEV_LOGIN_ENABLED;
 export function createOAuthProvider(deps: Deps, signingKey: string): Provider {
   const { env } = deps;
   const configuration: Configuration = {
-    adapter: postgresAdapter(deps.sql, deps.clock),
+    adapter: postgresAdapter(deps),
     // oidc-provider's cookies (interaction, resume) are signed with a subkey of OAUTH_SIGNING_KEY.
     cookies: { keys: [deriveKey(signingKey, 'oidc-provider-cookies').toString('base64url')] },
     // Never used (no ID tokens are issued); given so oidc-provider does not fall back to its public development keys.

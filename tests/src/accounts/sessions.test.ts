@@ -43,8 +43,7 @@ describe('sessions', () => {
     expect((await server.resource.as(grant.token).get('/api/me')).status).toBe(200);
     const out = await server.auth.as(grant.token).post('/auth/logout');
     expect(out.status).toBe(200);
-    // The resource process hears of it through LISTEN/NOTIFY (docs/decisions.md, Identity).
-    await server.syncIdentities();
+    // No waiting: logout answers once the resource process has dropped the session.
     expect((await server.resource.as(grant.token).get('/api/me')).status).toBe(401);
     expect((await server.auth.as(grant.token).get('/auth/me')).status).toBe(401);
     // Only that session: the user's other session still works.

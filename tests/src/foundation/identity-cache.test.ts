@@ -1,5 +1,7 @@
 import type { Identity } from '@beckon/server/auth/identity';
-import { IdentityCache } from '@beckon/server/auth/identity-cache';
+import { fenceIdentities, IdentityCache } from '@beckon/server/auth/identity-cache';
+import { pino } from 'pino';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, Factories, type TestDatabase } from '../harness';
 
@@ -20,6 +22,10 @@ const identity = (orgId = 'o1', userId = 'u1'): Identity => ({
   permissions: ['*'],
 });
 const inAnHour = () => new Date(Date.now() + 3600_000);
+
+const warnings: unknown[] = [];
+const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+const fence = (options?: { timeoutMs?: number }) => fenceIdentities({ sql: database.sql, log }, options);
 
 async function listening() {
   const cache = new IdentityCache();
@@ -48,7 +54,7 @@ describe('identity cache', () => {
       cache.set('other', identity(), inAnHour(), cache.begin());
       expect(cache.get(session.tokenHash)).not.toBeNull();
       await database.sql`update sessions set revoked_at = now() where id = ${session.id}`;
-      await cache.sync(database.sql);
+      expect(await fence()).toBe(true);
       expect(cache.get(session.tokenHash)).toBeNull();
       expect(cache.get('other')).not.toBeNull();
     } finally {
@@ -112,5 +118,46 @@ describe('identity cache', () => {
     } finally {
       await listener.close();
     }
+  });
+
+  it('fences: answers once every listening cache has applied what was committed before', async () => {
+    const caches = [await listening(), await listening()];
+    try {
+      const f = new Factories(database.db);
+      const { session } = await f.account();
+      for (const { cache } of caches) cache.set(session.tokenHash, identity(), inAnHour(), cache.begin());
+      await database.sql`update sessions set revoked_at = now() where id = ${session.id}`;
+      expect(await fence()).toBe(true);
+      // No waiting after the fence: both caches have already dropped the session.
+      for (const { cache } of caches) expect(cache.get(session.tokenHash)).toBeNull();
+    } finally {
+      for (const { listener } of caches) await listener.close();
+    }
+  });
+
+  it('fences at once with no cache listening, and gives up on a cache that never answers', async () => {
+    expect(await fence()).toBe(true);
+    // A listener under the caches' name that never acknowledges (as a hung process would).
+    const mute = postgres(database.url, {
+      max: 1,
+      connection: { application_name: 'beckon-identity-listener' },
+    });
+    try {
+      await mute.listen('beckon_identity', () => {});
+      const mutePids = await mute<{ pid: number }[]>`
+        select pid from pg_stat_activity
+         where application_name = 'beckon-identity-listener' and datname = current_database()`;
+      warnings.length = 0;
+      expect(await fence({ timeoutMs: 300 })).toBe(false);
+      expect(warnings).toEqual([
+        expect.objectContaining({ msg: 'identity caches did not confirm a revocation' }),
+      ]);
+      const named = (warnings[0] as { pids: number[] }).pids;
+      expect(named.sort()).toEqual(mutePids.map((row) => row.pid).sort());
+    } finally {
+      await mute.end();
+    }
+    // Gone, it is no longer waited for.
+    expect(await fence({ timeoutMs: 5000 })).toBe(true);
   });
 });

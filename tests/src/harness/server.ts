@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { IdentityCache } from '@beckon/server/auth/identity-cache';
+import { fenceIdentities, IdentityCache } from '@beckon/server/auth/identity-cache';
 import { type Clock, systemClock } from '@beckon/server/clock';
 import { connect } from '@beckon/server/database';
 import type { Deps } from '@beckon/server/deps';
@@ -24,7 +24,10 @@ export type TestServer = {
   authDeps: Deps;
   resource: HttpClient;
   auth: HttpClient;
-  /** Waits until the resource process has applied every identity change committed so far. */
+  /**
+   * Waits until the resource process has applied every identity change committed so far (what
+   * Beckon's own revocations do before answering; needed after changes made directly in SQL).
+   */
   syncIdentities: () => Promise<void>;
   close: () => Promise<void>;
 };
@@ -90,7 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     resource: new HttpClient(resourceUrl),
     auth: new HttpClient(authUrl),
     syncIdentities: async () => {
-      await identityCache?.sync(database.sql);
+      await fenceIdentities({ sql: database.sql, log });
     },
     close: async () => {
       await Promise.all([resourceApp.close(), authApp.close()]);

@@ -113,7 +113,6 @@ describe('codes', () => {
     expect((await server.resource.as(tokens.access_token).get('/api/items')).status).toBe(200);
 
     await expect(client.exchange(params, verifier)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await server.syncIdentities();
     expect((await server.resource.as(tokens.access_token).get('/api/items')).status).toBe(401);
     await expect(client.refresh(String(tokens.refresh_token))).rejects.toMatchObject({
       error: 'invalid_grant',

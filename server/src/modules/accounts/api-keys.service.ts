@@ -1,5 +1,6 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { fenceIdentities } from '../../auth/identity-cache';
 import { can } from '../../auth/permissions';
 import { generateToken, hashToken } from '../../auth/tokens';
 import { addDays } from '../../clock';
@@ -62,7 +63,7 @@ export async function listApiKeys(deps: Deps, identity: Identity): Promise<ApiKe
 export async function revokeApiKey(deps: Deps, identity: Identity, keyId: string): Promise<ApiKeyView> {
   const anyKey = can(identity.permissions, 'agents.manage');
   const now = deps.clock();
-  return deps.sql.begin(async (tx) => {
+  const revoked = await deps.sql.begin(async (tx) => {
     const [row] = await tx<KeyRow[]>`
       update api_keys k set revoked_at = coalesce(k.revoked_at, ${now})
         from agents a
@@ -73,4 +74,6 @@ export async function revokeApiKey(deps: Deps, identity: Identity, keyId: string
     await recordOrgChange(tx, identity, 'api_key.revoke', { key_id: keyId, agent_id: row.agent_id });
     return keyView(row);
   });
+  await fenceIdentities(deps);
+  return revoked;
 }
