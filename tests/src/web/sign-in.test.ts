@@ -57,12 +57,33 @@ describe('dashboard sign-in', () => {
     );
     expect(me.org.id).not.toBe(team.body.id);
 
+    // A new organization from the switcher: a blank name is refused next to the field, then the
+    // dashboard moves into the organization it created.
+    await page.getByRole('button', { name: /Switch organization/ }).click();
+    await page.getByRole('menuitem', { name: 'New organization…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New organization' });
+    await dialog.getByRole('button', { name: 'Create and switch' }).click();
+    await dialog.getByText(/too small|at least 1/i).waitFor();
+    expect(await dialog.getByLabel('Organization name').getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel('Organization name').fill('Data science');
+    await dialog.getByRole('button', { name: 'Create and switch' }).click();
+    await page.getByRole('button', { name: 'Organization: Data science. Switch organization' }).waitFor();
+    const created = (await storedToken(page))!;
+    const createdMe = await server.auth
+      .as(created)
+      .get<{ org: { name: string; slug: string }; role: string }>('/auth/me');
+    expect(createdMe.body).toMatchObject({
+      org: { name: 'Data science', slug: 'data-science' },
+      role: 'owner',
+    });
+
     // Sign out ends the session on the server, not only in the browser.
     await page.getByRole('button', { name: 'Account' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
     expect(await storedToken(page)).toBeNull();
-    expect((await server.auth.as(switched).get('/auth/me')).status).toBe(401);
+    expect((await server.auth.as(created).get('/auth/me')).status).toBe(401);
+    expect((await server.auth.as(switched).get('/auth/me')).status).toBe(200);
   }, 60_000);
 
   it('lands an external sign-in from /auth/callback#token=… and clears the fragment', async () => {

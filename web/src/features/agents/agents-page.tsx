@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { CopyButton } from '../../components/copy-button';
+import { controlClass, FieldError, labelClass } from '../../components/field';
 import { Modal } from '../../components/modal';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
@@ -13,14 +14,7 @@ import { ConnectPanel } from './connect-panel';
 type CreatedKey = AuthOutputs['accounts']['createApiKey'];
 type ApiKey = AuthOutputs['accounts']['listApiKeys'][number];
 
-const control =
-  'mt-1 block w-full rounded-md border border-gray-400 bg-white px-3 py-2 text-sm text-gray-900 focus-ring data-invalid:border-red-700';
-const labelClass = 'block text-sm font-medium text-gray-900';
 const card = 'rounded-lg border border-gray-200 bg-white p-4 shadow-xs space-y-4';
-
-function FieldError({ message }: { message: string | undefined }) {
-  return message ? <p className="mt-1 text-sm font-medium text-red-800">{message}</p> : null;
-}
 
 function CreateAgentForm() {
   const queryClient = useQueryClient();
@@ -53,13 +47,17 @@ function CreateAgentForm() {
           value={name}
           onChange={(e) => setName(e.target.value)}
           invalid={'name' in fields}
-          className={control}
+          className={controlClass}
         />
         <FieldError message={fields.name} />
       </Field>
       <Field>
         <Label className={labelClass}>Description (optional)</Label>
-        <Input value={description} onChange={(e) => setDescription(e.target.value)} className={control} />
+        <Input
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          className={controlClass}
+        />
         <FieldError message={fields.description} />
       </Field>
       <Button type="submit" variant="primary" disabled={create.isPending}>
@@ -112,7 +110,7 @@ function CreateKeyForm({
           value={selected}
           onChange={(e) => setAgentId(e.target.value)}
           invalid={'agent_id' in fields}
-          className={control}
+          className={controlClass}
         >
           {agents.map((agent) => (
             <option key={agent.id} value={agent.id}>
@@ -129,7 +127,7 @@ function CreateKeyForm({
           onChange={(e) => setLabel(e.target.value)}
           invalid={'label' in fields}
           placeholder="e.g. ci"
-          className={control}
+          className={controlClass}
         />
         <FieldError message={fields.label} />
       </Field>
@@ -142,7 +140,7 @@ function CreateKeyForm({
           value={days}
           onChange={(e) => setDays(e.target.value)}
           invalid={'expires_in_days' in fields}
-          className={control}
+          className={controlClass}
         />
         <FieldError message={fields.expires_in_days} />
       </Field>

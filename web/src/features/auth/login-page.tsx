@@ -2,6 +2,7 @@ import { Field, Input, Label } from '@headlessui/react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button, buttonClass } from '../../components/button';
+import { controlClass, labelClass } from '../../components/field';
 import { ErrorNotice, Notice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { Link } from '../../lib/router';
@@ -11,9 +12,6 @@ import { startSession } from './sign-in';
 
 /** Display names of the external providers (docs/external-sign-in.md). */
 const PROVIDERS = { idp_a: 'GitHub', idp_b: 'Google', idp_c: 'Apple' } as const;
-
-const control =
-  'mt-1 block w-full rounded-md border border-gray-400 px-3 py-2 text-sm text-gray-900 focus-ring data-invalid:border-red-700';
 
 function EmailField({
   value,
@@ -28,14 +26,14 @@ function EmailField({
 }) {
   return (
     <Field>
-      <Label className="block text-sm font-medium text-gray-900">{label}</Label>
+      <Label className={labelClass}>{label}</Label>
       <Input
         type="email"
         autoComplete="email"
         value={value}
         invalid={error !== undefined}
         onChange={(event) => onChange(event.target.value)}
-        className={control}
+        className={controlClass}
       />
     </Field>
   );

@@ -1,0 +1,10 @@
+/** A text input's classes: full width, focus ring, red border while invalid. */
+export const controlClass =
+  'mt-1 block w-full rounded-md border border-gray-400 bg-white px-3 py-2 text-sm text-gray-900 focus-ring data-invalid:border-red-700';
+
+export const labelClass = 'block text-sm font-medium text-gray-900';
+
+/** The API's message for one field (`fields.<name>` of a 400 or 422), under its input. */
+export function FieldError({ message }: { message: string | undefined }) {
+  return message ? <p className="mt-1 text-sm font-medium text-red-800">{message}</p> : null;
+}
