@@ -18,8 +18,8 @@ const toResource: ProxyOptions = { target: resource, xfwd: true };
 
 /**
  * `pnpm dev`: the same routing as the gateway (server/src/http/gateway.ts): /auth, /oauth and
- * /.well-known to the authorization process; /api (WebSocket included), /trpc and /mcp to the
- * resource process; everything else is the dashboard.
+ * /.well-known to the authorization process; /api (WebSocket included), /trpc, /mcp, /webhooks
+ * and the operations endpoints to the resource process; everything else is the dashboard.
  */
 export default defineConfig({
   plugins: [react(), tailwindcss()],
@@ -33,6 +33,8 @@ export default defineConfig({
       '^/api(/|$)': { ...toResource, ws: true },
       '^/trpc(/|$)': toResource,
       '^/mcp(/|$)': toResource,
+      '^/webhooks(/|$)': toResource,
+      '^/(health|ready|metrics)$': toResource,
     },
   },
   build: {

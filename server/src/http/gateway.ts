@@ -7,7 +7,8 @@ import type { Logger } from '../log';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
 const AUTH_PREFIXES = ['/auth', '/oauth', '/.well-known'];
-const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp'];
+/** The resource process's paths, operations included: a probe through the one origin sees it. */
+const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health', '/ready', '/metrics'];
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Beckon</title>
 <body style="font-family:system-ui;max-width:40rem;margin:4rem auto;padding:0 1rem">
@@ -17,7 +18,8 @@ Run <code>pnpm start</code> (it builds it) or <code>pnpm --filter @beckon/web bu
 /**
  * The one origin people open (APP_URL, port 5173 by default): the built dashboard, with /auth,
  * /oauth and /.well-known proxied to the authorization process and /api (WebSocket included),
- * /trpc and /mcp to the resource process. Unknown paths get the dashboard's index.html, so its
+ * /trpc, /mcp, /webhooks and the operations endpoints (/health, /ready, /metrics) to the resource
+ * process. Unknown paths get the dashboard's index.html, so its
  * client-side routes (e.g. /verify, /invite/<code>, /items/<id>) load on refresh.
  */
 export async function buildGateway(
@@ -48,7 +50,6 @@ export async function buildGateway(
       websocket: prefix === '/api',
     });
   }
-  app.get('/health', async () => 'ok');
   const index = path.join(webDist, 'index.html');
   const built = existsSync(index);
   if (built) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });

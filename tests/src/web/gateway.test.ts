@@ -44,6 +44,11 @@ describe('gateway (pnpm start on APP_URL)', () => {
     const me = await web.as(account.token).get<{ user: { id: string } }>('/auth/me');
     expect(me.body.user.id).toBe(account.user.id);
     expect((await web.get('/.well-known/oauth-authorization-server')).status).toBe(200);
+    // Operations endpoints are the resource process's own, so probes through the origin see it.
+    expect((await web.get('/health')).text).toBe('ok');
+    expect((await web.get('/ready')).body).toEqual({ status: 'ready' });
+    expect((await web.get('/metrics')).text).toContain('beckon_db_up 1');
+    expect((await web.post('/webhooks/payments', {})).body).toEqual({ error: 'not found' });
 
     // The dashboard's files, its client-side routes, and its landing page under /auth.
     expect((await web.get('/app.js')).text).toBe('console.log(1)');
@@ -58,7 +63,7 @@ describe('gateway (pnpm start on APP_URL)', () => {
   it('answers 503 in the API error shape while a process is down, and says when the dashboard is not built', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const web = await gateway({ resource: closed, auth: closed }, path.join(tmpdir(), 'beckon-no-dist'));
-    for (const route of ['/api/me', '/auth/config']) {
+    for (const route of ['/api/me', '/auth/config', '/health', '/ready', '/metrics']) {
       const response = await web.get(route);
       expect(response.status, route).toBe(503);
       expect(response.body, route).toEqual({ error: 'service unavailable' });
