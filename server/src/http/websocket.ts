@@ -6,10 +6,14 @@ import { type Identity, resolveIdentity } from '../auth/identity';
 import { can } from '../auth/permissions';
 import type { Deps } from '../deps';
 import type { StreamEvent } from '../realtime/event-hub';
+import { MAX_UNREAD_BYTES, stillReads } from './agent-stream';
 
 const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1).max(512) });
 
-/** Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied. */
+/**
+ * Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied,
+ * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting): reconnect and refetch.
+ */
 const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
 
 const eventMessage = (event: StreamEvent) => ({
@@ -54,7 +58,16 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promi
         return socket.close(4403, 'permission denied');
       }
       if (!deps.events) return socket.close(1011, 'event stream unavailable');
-      unsubscribe = deps.events.subscribe(identity.orgId, (event) => send(socket, eventMessage(event)));
+      // The socket may have closed while the token was being checked: subscribe only to an open one.
+      if (socket.readyState !== socket.OPEN) return;
+      unsubscribe = deps.events.subscribe(identity.orgId, {
+        event: (event) => {
+          send(socket, eventMessage(event));
+          if (socket.bufferedAmount > MAX_UNREAD_BYTES) socket.close(1013, 'reading too slowly');
+        },
+        // Events may have been missed: the client reconnects and refetches.
+        lost: () => socket.close(1012, 'events may have been missed'),
+      });
       send(socket, { type: 'ready', user_id: identity.userId, org_id: identity.orgId });
       heartbeat = setInterval(
         () => void recheck(deps, token, identity, socket),
@@ -67,6 +80,7 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promi
 async function recheck(deps: Deps, token: string, identity: Identity, socket: WebSocket) {
   const current = await resolveIdentity(deps, token).catch(() => identity);
   if (!current || current.orgId !== identity.orgId) return socket.close(4401, 'credential revoked');
+  if (!stillReads(current, identity)) return socket.close(4403, 'permission denied');
   socket.ping();
 }
 

@@ -15,7 +15,8 @@ export type StreamEvent = {
   created_at: Date;
 };
 
-export type Subscriber = (event: StreamEvent) => void;
+/** Receives an organization's events; `lost` is called when some may have been missed. */
+export type Subscriber = { event: (event: StreamEvent) => void; lost: () => void };
 
 const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, data, created_at';
 
@@ -23,7 +24,9 @@ const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, 
  * Fans item events out to the streams of this process (/mcp/sse, /api/ws). Every committed
  * change notifies `beckon_events` with `<org>:<event id>` (item-changes.ts), from whichever
  * process made it; the hub listens on its own connection, reads each event once when someone in
- * that organization is subscribed, and hands it to them in commit order.
+ * that organization is subscribed, and hands it to them in commit order. Notifications sent while
+ * that connection was down are lost: when it listens again, every subscriber is told (`lost`), so
+ * streams end and their clients resume from the database.
  */
 export class EventHub {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
@@ -40,7 +43,15 @@ export class EventHub {
       onnotice: () => {},
       connection: { application_name: 'beckon-events-listener' },
     } as postgres.Options<Record<string, never>>);
-    await this.connection.listen(EVENTS_CHANNEL, (payload) => this.notified(payload));
+    let listened = false;
+    await this.connection.listen(
+      EVENTS_CHANNEL,
+      (payload) => this.notified(payload),
+      () => {
+        if (listened) for (const set of [...this.subscribers.values()]) for (const s of [...set]) s.lost();
+        listened = true;
+      },
+    );
   }
 
   async close(): Promise<void> {
@@ -48,7 +59,7 @@ export class EventHub {
     this.connection = null;
   }
 
-  /** Subscribes to an organization's events; returns the unsubscribe function. */
+  /** Subscribes to an organization's events; returns the unsubscribe function (idempotent). */
   subscribe(orgId: string, subscriber: Subscriber): () => void {
     let set = this.subscribers.get(orgId);
     if (!set) {
@@ -58,7 +69,7 @@ export class EventHub {
     set.add(subscriber);
     return () => {
       set.delete(subscriber);
-      if (set.size === 0) this.subscribers.delete(orgId);
+      if (set.size === 0 && this.subscribers.get(orgId) === set) this.subscribers.delete(orgId);
     };
   }
 
@@ -78,7 +89,14 @@ export class EventHub {
     this.queue = this.queue.then(async () => {
       const [event] = await read.catch(() => []);
       if (!event) return;
-      for (const subscriber of this.subscribers.get(orgId) ?? []) subscriber(event);
+      for (const subscriber of this.subscribers.get(orgId) ?? []) {
+        // One failing stream must not stop the fan-out (this chain) for every organization.
+        try {
+          subscriber.event(event);
+        } catch {
+          subscriber.lost();
+        }
+      }
     });
   }
 

@@ -1,3 +1,4 @@
+import { connect as connectSocket } from 'node:net';
 import { connect } from '@beckon/server/database';
 import { buildResourceApp } from '@beckon/server/http/resource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +42,18 @@ async function stream(token: string, query = '', headers: Record<string, string>
   streams.push(s);
   return s;
 }
+
+/** Resolves when the stream ends, fails the test if it is still open after 5 s. */
+const endsSoon = (s: { ended: Promise<unknown> }) =>
+  Promise.race([
+    s.ended,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 5000)),
+  ]);
+
+const waitUntil = async (condition: () => boolean) => {
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
+  return condition();
+};
 
 const payload = (event: SseEvent) =>
   JSON.parse(event.data) as { id: string; type: string; item: Item & Record<string, unknown> };
@@ -118,12 +131,61 @@ describe('GET /mcp/sse', () => {
     expect(byQuery.events.map((e) => e.id)).toEqual(resumed.events.map((e) => e.id));
   });
 
-  it('says so when the Last-Event-ID is unknown, then goes on live', async () => {
+  it('says so when the Last-Event-ID is unknown or malformed, then goes on live', async () => {
     const { agent, key } = await setup();
-    const s = await stream(key, '', { 'last-event-id': '00000000-0000-7000-8000-000000000000' });
+    const unknown = await stream(key, '', { 'last-event-id': '00000000-0000-7000-8000-000000000000' });
+    const malformed = await stream(key, '', { 'last-event-id': 'not-an-event-id' });
     await agent.post('/api/items', { title: 'After reset' });
-    await s.until((events) => events.length >= 2);
-    expect(s.events.map((e) => e.event)).toEqual(['stream.reset', 'item.created']);
+    for (const s of [unknown, malformed]) {
+      await s.until((events) => events.length >= 2);
+      expect(s.events.map((e) => e.event)).toEqual(['stream.reset', 'item.created']);
+    }
+  });
+
+  it('keeps nothing subscribed for a client that leaves while its token is being checked', async () => {
+    const account = await f.account('owner');
+    const hub = server.deps.events!;
+    const before = hub.subscriberCount;
+    const { port } = new URL(server.resource.baseUrl);
+    // The session lookup waits on this lock, so the client is gone before the token is known.
+    await server.database.sql.begin(async (tx) => {
+      await tx`lock table sessions in access exclusive mode`;
+      const socket = connectSocket(Number(port), '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(`GET /mcp/sse HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.token}\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    await new Promise((r) => setTimeout(r, 300)); // the handler goes on once the lock is gone
+    expect(hub.subscriberCount).toBe(before);
+  });
+
+  it("ends the stream when the caller's role loses items.read", async () => {
+    const account = await f.account('owner');
+    const s = await stream(account.token);
+    await s.until(() => s.comments.includes('keep-alive'));
+    await server.database.sql`
+      with role as (insert into roles (org_id, name, permissions) values (${account.org.id}, 'nothing', '{}') returning id)
+      update memberships set role_id = (select id from role) where user_id = ${account.user.id}`;
+    await server.syncIdentities();
+    await endsSoon(s);
+  });
+
+  it('ends its streams when the notification connection was interrupted; they resume without loss', async () => {
+    const { agent, key } = await setup();
+    const s = await stream(key);
+    const before = (await agent.post<Item>('/api/items', { title: 'Before' })).body;
+    await s.until((events) => ofItem(events, before.id).length === 1);
+    await server.database.sql`
+      select pg_terminate_backend(pid) from pg_stat_activity
+       where application_name = 'beckon-events-listener' and datname = current_database()`;
+    await endsSoon(s);
+    // Created while the hub may not be listening: the resumed stream reads it from the database.
+    const during = (await agent.post<Item>('/api/items', { title: 'During' })).body;
+    const resumed = await stream(key, '', { 'last-event-id': s.events.at(-1)!.id! });
+    await resumed.until((events) => ofItem(events, during.id).length === 1);
+    expect(ofItem(resumed.events, before.id)).toEqual([]);
   });
 
   it('delivers changes made by another resource process', async () => {
@@ -154,9 +216,6 @@ describe('GET /mcp/sse', () => {
     const s = await stream(key.token);
     await s.until(() => s.comments.includes('keep-alive'));
     await server.database.sql`update api_keys set revoked_at = now() where id = ${key.id}`;
-    await Promise.race([
-      s.ended,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 5000)),
-    ]);
+    await endsSoon(s);
   });
 });

@@ -90,4 +90,20 @@ describe('GET /api/ws', () => {
     await server.auth.as(account.token).post('/auth/logout');
     expect((await ws.closed).code).toBe(4401);
   });
+
+  it('keeps nothing subscribed for a socket closed while its token is being checked', async () => {
+    const account = await f.account('owner');
+    const hub = server.deps.events!;
+    const before = hub.subscriberCount;
+    // The session lookup waits on this lock, so the socket is gone before the token is known.
+    await server.database.sql.begin(async (tx) => {
+      await tx`lock table sessions in access exclusive mode`;
+      const ws = await open({ type: 'auth', token: account.token });
+      await new Promise((r) => setTimeout(r, 200));
+      ws.socket.terminate();
+      await ws.closed;
+    });
+    await new Promise((r) => setTimeout(r, 300)); // the handler goes on once the lock is gone
+    expect(hub.subscriberCount).toBe(before);
+  });
 });
