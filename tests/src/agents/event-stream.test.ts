@@ -50,11 +50,6 @@ const endsSoon = (s: { ended: Promise<unknown> }) =>
     new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 5000)),
   ]);
 
-const waitUntil = async (condition: () => boolean) => {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
-  return condition();
-};
-
 const payload = (event: SseEvent) =>
   JSON.parse(event.data) as { id: string; type: string; item: Item & Record<string, unknown> };
 const ofItem = (events: SseEvent[], itemId: string) => events.filter((e) => payload(e).item?.id === itemId);
