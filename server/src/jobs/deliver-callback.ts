@@ -1,3 +1,4 @@
+import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
 import { attemptRecorder } from '../delivery/attempts';
 import { postJson } from '../delivery/outbound';
@@ -15,8 +16,8 @@ export const ZCallbackJob = z.object({
   attempt: z.number().int().min(1),
 });
 
-/** 14 attempts with doubling delays from the base (10 s): about 24 h before giving up. */
-export const MAX_DELIVERY_ATTEMPTS = 14;
+/** 15 attempts with delays doubling from the base (10 s) up to 6 h: about 24 h before giving up. */
+export const MAX_DELIVERY_ATTEMPTS = 15;
 const MAX_DELAY_MS = 6 * 3600 * 1000;
 
 export const retryDelayMs = (attempt: number, baseMs: number, retryAfterSeconds: number | null) =>
@@ -46,11 +47,17 @@ async function callbackSecret(deps: Deps, orgId: string): Promise<string | null>
 /**
  * POSTs an item's outcome to its callback_url, signed with the organization's callback secret.
  * Every attempt is recorded; a failure schedules the next attempt (same delivery id) in the same
- * transaction as its record, so a crash never loses or doubles a retry.
+ * transaction as its record, so a crash never loses or doubles a retry. A job run again by the
+ * queue (its worker died, or it threw) whose attempt is already recorded has nothing left to do.
  */
-export async function deliverCallback(deps: Deps, payload: unknown): Promise<void> {
+export async function deliverCallback(deps: Deps, payload: unknown, helpers?: JobHelpers): Promise<void> {
   const job = ZCallbackJob.parse(payload);
   const { sql, env } = deps;
+  if ((helpers?.job.attempts ?? 1) > 1) {
+    const done = await sql`
+      select 1 from delivery_attempts where delivery_id = ${job.delivery_id} and attempt = ${job.attempt}`;
+    if (done.length > 0) return;
+  }
   const secret = await callbackSecret(deps, job.org_id);
   if (!secret) return;
   const headers = {

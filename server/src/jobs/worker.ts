@@ -9,7 +9,7 @@ import { pruneExpired } from './prune-expired';
 /** Every task of the queue; each validates its payload and is safe to run twice. */
 export function taskList(deps: Deps): TaskList {
   return {
-    deliver_callback: (payload) => deliverCallback(deps, payload),
+    deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
     expire_item: (payload) => expireItem(deps, payload),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql);

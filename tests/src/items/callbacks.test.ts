@@ -69,13 +69,15 @@ describe('callbacks', () => {
     expect(request!.headers['content-type']).toContain('application/json');
   });
 
-  it('reports dismiss, ack, archive and restore, each with the outcome status', async () => {
+  it('reports dismiss, ack (once), archive and restore, each with the outcome status', async () => {
     const hook = await receiver();
     const item = (await client.post<Item>('/api/items', { title: 'x', callback_url: hook.url })).body;
-    for (const action of ['ack', 'dismiss', 'archive', 'unarchive', 'restore']) {
+    for (const action of ['ack', 'ack', 'dismiss', 'archive', 'unarchive', 'restore']) {
       expect((await client.post(`/api/items/${item.id}/${action}`)).status).toBe(200);
     }
     const received = await hook.waitFor(5);
+    await new Promise((r) => setTimeout(r, 300)); // a second ack changes nothing: nothing more comes
+    expect(hook.received).toHaveLength(5);
     const seen = received.map((r) => JSON.parse(r.body) as { event: string; status: string });
     expect(seen.map((b) => `${b.event}:${b.status}`).sort()).toEqual(
       [
@@ -157,6 +159,29 @@ describe('callbacks', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect((await client.get<Item>(`/api/items/${answeredInTime.id}`)).body.status).toBe('answered');
     expect(hook.received.filter((r) => r.body.includes('item.expired'))).toHaveLength(1);
+  });
+
+  it('expires an item unarchived after its deadline passed while archived', async () => {
+    const hook = await receiver();
+    const deadline = new Date(Date.now() + 500).toISOString();
+    const item = (
+      await client.post<Item>('/api/items', {
+        title: 'shelved',
+        deadline_at: deadline,
+        callback_url: hook.url,
+      })
+    ).body;
+    await client.post(`/api/items/${item.id}/archive`);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await client.get<Item>(`/api/items/${item.id}`)).body.status).toBe('archived');
+    expect((await client.post<Item>(`/api/items/${item.id}/unarchive`)).body.status).toBe('open');
+    const received = await hook.waitFor(3);
+    expect(received.map((r) => (JSON.parse(r.body) as { event: string }).event).sort()).toEqual([
+      'item.archived',
+      'item.expired',
+      'item.unarchived',
+    ]);
+    expect((await client.get<Item>(`/api/items/${item.id}`)).body.status).toBe('expired');
   });
 });
 

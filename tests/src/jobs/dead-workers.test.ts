@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { hashToken } from '@beckon/server/auth/tokens';
 import { unlockDeadWorkers } from '@beckon/server/jobs/liveness';
 import { startWorker } from '@beckon/server/jobs/worker';
+import { enqueueJob } from '@beckon/server/modules/items/item-changes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../harness';
+import { Factories, startReceiver, startTestServer, type TestServer } from '../harness';
 
 let server: TestServer;
 
@@ -75,6 +77,73 @@ describe('jobs of dead workers', () => {
       expect(held).toHaveLength(1);
     } finally {
       await worker.stop();
+    }
+  });
+});
+
+describe('a callback job whose worker died mid-run', () => {
+  /**
+   * A deliver_callback job enqueued as the application enqueues it, then taken by a pool that
+   * died: graphile-worker counts an attempt when it takes a job.
+   */
+  async function orphanedCallback(url: string) {
+    const sql = server.database.sql;
+    const account = await new Factories(server.database.db).account('owner');
+    const item = (await server.resource.as(account.token).post<{ id: string }>('/api/items', { title: 'x' }))
+      .body;
+    const job = {
+      delivery_id: randomUUID(),
+      org_id: account.org.id,
+      item_id: item.id,
+      event: 'item.answered',
+      url: `${url}/cb`,
+      body: '{"status":"answered"}',
+      attempt: 1,
+    };
+    const key = `test:${job.delivery_id}`;
+    await enqueueJob(sql, 'deliver_callback', job, { key });
+    const poolId = `pool-${job.delivery_id}`;
+    await sql`update graphile_worker._private_jobs
+                 set locked_by = ${poolId}, locked_at = now() - interval '1 minute', attempts = attempts + 1
+               where key = ${key}`;
+    const pending = async () =>
+      (await sql`select 1 from graphile_worker._private_jobs where key = ${key}`).length;
+    return { job, pending };
+  }
+
+  /** Starts a worker (which hands back dead pools' jobs) and waits until the job is done. */
+  async function runUntilDone(pending: () => Promise<number>) {
+    const worker = await startWorker(server.deps, server.database.url);
+    try {
+      for (let i = 0; i < 100 && (await pending()); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await pending()).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  it('is delivered by the next worker', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { job, pending } = await orphanedCallback(receiver.url);
+      await runUntilDone(pending);
+      expect(receiver.received.map((r) => r.headers['x-service-delivery'])).toEqual([job.delivery_id]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('is not delivered twice when its attempt was already recorded', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { job, pending } = await orphanedCallback(receiver.url);
+      await server.database.sql`
+        insert into delivery_attempts (org_id, delivery_id, kind, item_id, event, url, attempt, status_code)
+        values (${job.org_id}, ${job.delivery_id}, 'callback', ${job.item_id}, ${job.event}, ${job.url}, 1, 200)`;
+      await runUntilDone(pending);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.close();
     }
   });
 });

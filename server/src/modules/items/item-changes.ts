@@ -61,6 +61,13 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
   });
 }
 
+/**
+ * How often graphile-worker runs a job whose task threw or whose worker died mid-run (with its
+ * own backoff, about 3.5 h in all). Callback deliveries schedule their own HTTP retries; these
+ * attempts only cover a crash or a database error, and tasks are safe to run again.
+ */
+const JOB_MAX_ATTEMPTS = 10;
+
 /** A `graphile_worker.add_job(...)` call, to embed in a statement of the caller's. */
 export const addJob = (
   sql: Queryable,
@@ -69,7 +76,7 @@ export const addJob = (
   options: { runAt?: Date; key?: string } = {},
 ) =>
   sql`graphile_worker.add_job(
-    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => 1,
+    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => ${JOB_MAX_ATTEMPTS},
     run_at => ${options.runAt ?? null}::timestamptz, job_key => ${options.key ?? null})`;
 
 export async function enqueueJob(

@@ -319,9 +319,25 @@ function changesFor(
   }
 }
 
+/** An action that would change nothing (a second ack, pinning a pinned item): recorded nowhere. */
+function changesNothing(row: ItemRow, action: ItemAction): boolean {
+  switch (action) {
+    case 'ack':
+      return row.acked_at !== null;
+    case 'pin':
+    case 'unpin':
+      return row.pinned === (action === 'pin');
+    case 'unsnooze':
+      return row.snoozed_until === null;
+    default:
+      return false;
+  }
+}
+
 /**
  * Applies one action of the status machine to an item, in one transaction with its audit entry,
- * event and callback. A move the machine refuses is a 409 naming the current status.
+ * event and callback. A move the machine refuses is a 409 naming the current status; one that
+ * changes nothing answers the item as it is, with no audit entry, event or callback.
  */
 export async function actOnItem(
   deps: Deps,
@@ -346,6 +362,7 @@ export async function actOnItem(
         status: current.status,
       });
     }
+    if (changesNothing(current, input.action)) return current;
     if (input.action === 'answer') {
       if (!current.form) throw AppError.conflict('item has no form to answer', { status: current.status });
       const answer = validateAnswer(current.form, input.values);
@@ -364,7 +381,9 @@ export async function actOnItem(
       event: EVENTS[input.action],
       data,
     });
-    if (current.deadline_at && current.status === 'open' && row.status !== 'open')
+    // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
+    // run at once if the deadline passed meanwhile.
+    if (current.deadline_at && (current.status === 'open') !== (row.status === 'open'))
       await scheduleExpiry(tx, row);
     return row;
   });
