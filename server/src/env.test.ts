@@ -51,15 +51,22 @@ describe('configuration', () => {
     }
   });
 
-  it('requires a signing key of at least 32 bytes in production and refuses the development login there', () => {
-    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/OAUTH_SIGNING_KEY: is required in production/);
-    expect(() => loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: 'too-short' })).toThrow(
+  it('requires a signing key of at least 32 bytes and mail in production, and refuses the development login there', () => {
+    const mail = { SMTP_HOST: 'smtp.example.com' };
+    expect(() => loadEnv({ NODE_ENV: 'production', ...mail })).toThrow(
+      /OAUTH_SIGNING_KEY: is required in production/,
+    );
+    expect(() => loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: 'too-short', ...mail })).toThrow(
       /OAUTH_SIGNING_KEY/,
     );
     const key = 'k'.repeat(32);
-    expect(loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: key }).OAUTH_SIGNING_KEY).toBe(key);
+    expect(loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: key, ...mail }).OAUTH_SIGNING_KEY).toBe(key);
+    expect(() => loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: key })).toThrow(
+      /SMTP_HOST: is required in production/,
+    );
+    expect(loadEnv({ NODE_ENV: 'development', OAUTH_SIGNING_KEY: key }).SMTP_HOST).toBeUndefined();
     expect(() =>
-      loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: key, DEV_LOGIN_ENABLED: 'true' }),
+      loadEnv({ NODE_ENV: 'production', OAUTH_SIGNING_KEY: key, DEV_LOGIN_ENABLED: 'true', ...mail }),
     ).toThrow(/DEV_LOGIN_ENABLED/);
   });
 

@@ -77,6 +77,14 @@ export const ZEnv = z
         message: 'must not be true in production',
       });
     }
+    // Without mail, sign-in links are answered to whoever asks for them (development only).
+    if (!env.SMTP_HOST) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_HOST'],
+        message: 'is required in production (without it, sign-in links are returned to the caller)',
+      });
+    }
   });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { registerErrorHandling } from './errors';
+import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
 
@@ -12,7 +13,10 @@ export type AppOptions = { name: 'resource' | 'auth' };
 /** A Fastify app with what both processes share: logging, errors, /health, /ready, /metrics. */
 export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance {
   const app = Fastify({
-    loggerInstance: deps.log.child({ process: options.name }) as FastifyBaseLogger,
+    loggerInstance: deps.log.child(
+      { process: options.name },
+      { serializers: { req: requestSerializer } },
+    ) as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
     // Path parameters such as setting keys are validated by the procedures (400, not Fastify's 414).
     routerOptions: { maxParamLength: 512 },

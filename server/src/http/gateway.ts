@@ -4,6 +4,7 @@ import proxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../log';
+import { requestSerializer } from './log-redaction';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
 const AUTH_PREFIXES = ['/auth', '/oauth', '/.well-known'];
@@ -28,7 +29,10 @@ export async function buildGateway(
   webDist: string,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: log.child({ process: 'gateway' }) as FastifyBaseLogger,
+    loggerInstance: log.child(
+      { process: 'gateway' },
+      { serializers: { req: requestSerializer } },
+    ) as FastifyBaseLogger,
     trustProxy: true,
   });
   // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack trace.

@@ -1,0 +1,40 @@
+import { createBaseApp } from '@beckon/server/http/common';
+import { redactUrl } from '@beckon/server/http/log-redaction';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+describe('request logs', () => {
+  it('redact secrets in the query and in secret-bearing paths', () => {
+    expect(redactUrl('/auth/verify?token=abc123')).toBe('/auth/verify?token=[redacted]');
+    expect(redactUrl('/auth/oauth/idp_a/callback?code=c0de&state=s7&x=1')).toBe(
+      '/auth/oauth/idp_a/callback?code=[redacted]&state=[redacted]&x=1',
+    );
+    expect(redactUrl('/api/webhooks/inbound/whk_secret')).toBe('/api/webhooks/inbound/[redacted]');
+    expect(redactUrl('/auth/invitations/inv-code')).toBe('/auth/invitations/[redacted]');
+    expect(redactUrl('/auth/invitations/accept')).toBe('/auth/invitations/accept');
+    expect(redactUrl('/api/items?status=open&limit=50')).toBe('/api/items?status=open&limit=50');
+  });
+
+  it('are written without the secret', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const app = createBaseApp({ ...server.deps, log }, { name: 'auth' });
+    try {
+      await app.inject({ url: '/auth/verify?token=SECRET-LINK-TOKEN' });
+      await app.inject({ method: 'POST', url: '/api/webhooks/inbound/SECRET-WEBHOOK-TOKEN' });
+    } finally {
+      await app.close();
+    }
+    const logged = lines.join('');
+    expect(logged).toContain('/auth/verify?token=[redacted]');
+    expect(logged).toContain('/api/webhooks/inbound/[redacted]');
+    expect(logged).not.toContain('SECRET');
+  });
+});
