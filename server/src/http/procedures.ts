@@ -20,7 +20,12 @@ export async function serveProcedures(
     trpcOptions: {
       router,
       createContext,
-      responseMeta: ({ errors }) => (errors[0] ? { status: toAppError(errors[0]).status } : {}),
+      // The status and headers (a 401's WWW-Authenticate challenge) of the REST answer.
+      responseMeta: ({ errors }) => {
+        if (!errors[0]) return {};
+        const { status, headers } = toAppError(errors[0]);
+        return { status, headers: new Headers(headers) };
+      },
       onError: ({ error }) => {
         if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
       },

@@ -150,6 +150,17 @@ describe('tRPC errors', () => {
     });
   });
 
+  it('answer 401 with the same WWW-Authenticate challenge, and 429 with Retry-After', async () => {
+    const res = await server.resource.get('/trpc/identity.whoAmI');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="beckon", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource"',
+    );
+    const limited = await server.resource.post('/trpc/probe.fail', { status: 429 });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('30');
+  });
+
   it('report invalid input with named fields', async () => {
     const res = await server.resource.post('/trpc/probe.echo', { name: 1, count: 1 });
     expect(res.status).toBe(400);
