@@ -73,7 +73,7 @@ export const AGENT_TOOLS: AgentTool[] = [
         'open, answered, dismissed, archived, expired or withdrawn',
       ),
       channel: ZName.optional().describe('Channel name'),
-      limit: z.number().int().min(1).max(200).optional().describe('Page size, default 50, at most 200'),
+      limit: z.number().int().min(1).optional().describe('Page size, default 50, capped at 200'),
       cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
       include_archived: z.boolean().optional(),
       include_snoozed: z.boolean().optional(),

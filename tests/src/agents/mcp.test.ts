@@ -172,7 +172,7 @@ describe('POST /mcp', () => {
     expect(asked.status).toBe('open');
 
     const listed = payload<{ items: Item[] }>(
-      await call(client, 'service.list', { status: 'open', channel: 'deploys' }),
+      await call(client, 'service.list', { status: 'open', channel: 'deploys', limit: 1000 }),
     );
     expect(listed.items.map((i) => i.id)).toEqual([note.id]);
 

@@ -151,12 +151,12 @@ describe('GET /api/audit', () => {
       return res.body.fields;
     };
     expect(await body('cursor=garbage')).toEqual({ cursor: 'invalid cursor' });
-    expect(Object.keys(await body('limit=201'))).toEqual(['limit']);
     expect(Object.keys(await body('limit=0'))).toEqual(['limit']);
     expect(Object.keys(await body('limit=ten'))).toEqual(['limit']);
     expect(Object.keys(await body('item_id=not-a-uuid'))).toEqual(['item_id']);
     expect((await body('bogus=1')).bogus).toBe('unknown field');
     expect((await owner.get<Page>('/api/audit?limit=200')).status).toBe(200);
+    expect((await owner.get<Page>('/api/audit?limit=201')).status).toBe(200); // capped, as for items
   });
 
   it('needs audit.read', async () => {

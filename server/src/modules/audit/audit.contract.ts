@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZPageLimit } from '../items/item.contract';
 
 export const ZAuditEntry = z
   .object({
@@ -17,7 +18,7 @@ export const ZAuditEntry = z
 export type AuditEntryView = z.infer<typeof ZAuditEntry>;
 
 export const ZListAuditInput = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: ZPageLimit,
   cursor: z.string().max(200).optional(),
   item_id: z.uuid().optional(),
 });

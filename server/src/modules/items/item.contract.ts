@@ -126,10 +126,20 @@ export type UpdateItemInput = z.infer<typeof ZUpdateItemInput>;
 export const ZAnswerInput = z.strictObject({ id: z.uuid(), values: z.unknown() });
 export const ZSnoozeInput = z.strictObject({ id: z.uuid(), until: ZTimestamp });
 
+/** A list's page size: default 50, and a larger one is capped at 200 (not refused). */
+export const MAX_PAGE = 200;
+export const ZPageLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .default(50)
+  .transform((n) => Math.min(n, MAX_PAGE))
+  .describe(`Page size, default 50, capped at ${MAX_PAGE}`);
+
 /** A boolean that also arrives as the query-string text `true` / `false`. */
 const ZQueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 export const ZListItemsInput = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: ZPageLimit,
   cursor: z.string().max(200).optional(),
   status: z.enum(itemStatuses).optional(),
   channel_id: z.uuid().optional(),
