@@ -22,8 +22,14 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     routerOptions: { maxParamLength: 512 },
     trustProxy: true,
   });
-  // JSON only: any other body type is a 415, not a string handed to a procedure.
+  // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
+  // body is no body (clients that always send the header may call action endpoints without one).
   app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
+  );
   registerErrorHandling(app, BODY_LIMIT);
   registerHealth(app, deps.sql);
   registerMetrics(app, {

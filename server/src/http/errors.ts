@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../errors';
 
 export function sendAppError(reply: FastifyReply, error: AppError) {
@@ -8,6 +8,9 @@ export function sendAppError(reply: FastifyReply, error: AppError) {
     .type('application/json; charset=utf-8')
     .send(error.body);
 }
+
+const payloadLimitOf = (request: FastifyRequest) =>
+  (request.routeOptions.config as { payloadLimit?: number } | undefined)?.payloadLimit;
 
 /**
  * Every error leaves as the specification's body: Fastify's own (bad JSON, body limit, unknown
@@ -19,7 +22,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
       error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
         ? AppError.invalid({ body: 'malformed JSON' })
         : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? AppError.payloadTooLarge(request.routeOptions.bodyLimit ?? bodyLimit)
+          ? AppError.payloadTooLarge(payloadLimitOf(request) ?? request.routeOptions.bodyLimit ?? bodyLimit)
           : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
             ? AppError.unsupportedMediaType()
             : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'

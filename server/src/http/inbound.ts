@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../deps';
-import { AppError, fieldsFromZod } from '../errors';
+import { AppError } from '../errors';
 import { deliverInbound } from '../modules/inbound/inbound.service';
-import { ZCreateItemInput } from '../modules/items/item.contract';
 
 const ZToken = z.strictObject({ token: z.string().min(1).max(200) });
 
@@ -15,11 +14,9 @@ export function registerInbound(app: FastifyInstance, deps: Deps): void {
   app.post('/api/webhooks/inbound/:token', async (request, reply) => {
     const params = ZToken.safeParse(request.params);
     if (!params.success) throw AppError.notFound();
-    const input = ZCreateItemInput.safeParse(request.body ?? {});
-    if (!input.success) throw AppError.invalid(fieldsFromZod(input.error.issues));
     const key = request.headers['idempotency-key'];
     const exchange = { idempotencyKey: typeof key === 'string' ? key : null, responseHeaders: {} };
-    const item = await deliverInbound(deps, params.data.token, input.data, exchange);
+    const item = await deliverInbound(deps, params.data.token, request.body, exchange);
     return reply.code(201).headers(exchange.responseHeaders).send(item);
   });
 }

@@ -62,6 +62,7 @@ export function registerRestRoutes(
       method,
       url: basePath + meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
       ...(meta.bodyLimit ? { bodyLimit: meta.bodyLimit } : {}),
+      config: { payloadLimit: meta.payloadLimit },
       handler: async (request, reply) => {
         const fromBody = method !== 'GET' && method !== 'DELETE';
         const source = fromBody ? (request.body ?? {}) : request.query;

@@ -149,6 +149,12 @@ describe('status machine', () => {
       status: 'open',
       response: null,
     });
+    // No values, or values that are not an object: a wrong type (400), not a form failure.
+    for (const body of [{}, { values: ['yes'] }, { values: 'yes' }]) {
+      const wrong = await owner.post(`/api/items/${item.id}/answer`, body);
+      expect(wrong.status, JSON.stringify(body)).toBe(400);
+      expect(wrong.body).toEqual({ error: 'invalid request', fields: { values: expect.any(String) } });
+    }
 
     const ok = await owner.post<Item>(`/api/items/${item.id}/answer`, {
       values: { approve: false, env: 'prod' },
@@ -211,10 +217,22 @@ describe('status machine', () => {
     expect((await owner.post<Item>(`/api/items/${item.id}/unpin`)).body.pinned).toBe(false);
   });
 
-  it('writes an audit entry for every change', async () => {
+  it('takes an action with an empty JSON body as one without a body', async () => {
+    const item = await create();
+    const acked = await owner.post<Item>(`/api/items/${item.id}/ack`, '', { raw: true });
+    expect(acked.status).toBe(200);
+    expect(acked.body.acked_at).not.toBeNull();
+    // The JSON parser's protections stay: a prototype-poisoning body is refused.
+    const poisoned = await owner.post(`/api/items/${item.id}/pin`, '{"__proto__":{"x":1}}', { raw: true });
+    expect(poisoned.status).toBe(400);
+  });
+
+  it('writes an audit entry for every change, none for one that changes nothing', async () => {
     const item = await create({ form: FORM });
     await owner.post(`/api/items/${item.id}/ack`);
+    await owner.post(`/api/items/${item.id}/ack`); // already acked: no entry
     await owner.post(`/api/items/${item.id}/pin`);
+    await owner.post(`/api/items/${item.id}/pin`); // already pinned: no entry
     await owner.post(`/api/items/${item.id}/answer`, { values: { approve: true } });
     await owner.post(`/api/items/${item.id}/answer`, { values: { approve: true } }); // refused: no entry
     const rows = await server.database.sql<{ action: string }[]>`

@@ -50,6 +50,8 @@ describe('inbound webhooks', () => {
   it('refuse an unknown token (404) and a bad payload (400)', async () => {
     const hook = await createHook();
     expect((await deliver('not-a-token', { title: 'x' })).status).toBe(404);
+    // The token is checked first: a bad payload to an unknown token is still a 404.
+    expect((await deliver('not-a-token', { title: '', priority: 9 })).status).toBe(404);
     const bad = await deliver(hook.token, { title: '', priority: 9 });
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as unknown as { fields: object }).fields).sort()).toEqual([

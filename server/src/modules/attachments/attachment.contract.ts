@@ -76,6 +76,7 @@ export const attachmentMeta = {
   create: {
     status: 201,
     bodyLimit: ATTACHMENT_LIMITS.bodyBytes,
+    payloadLimit: ATTACHMENT_LIMITS.bytes,
     openapi: {
       method: 'POST',
       path: '/items/{id}/attachments',

@@ -2,10 +2,10 @@ import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import { generateToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError, fieldsFromZod } from '../../errors';
 import { idempotent } from '../../idempotency';
 import { recordOrgChange } from '../audit/audit.service';
-import type { CreateItemInput } from '../items/item.contract';
+import { ZCreateItemInput } from '../items/item.contract';
 import { createItem } from '../items/items.service';
 import type { InboundWebhookView } from './inbound.contract';
 
@@ -49,18 +49,21 @@ export async function deleteInboundWebhook(deps: Deps, identity: Identity, id: s
 
 /**
  * An item from an external system: the token in the URL is the credential (stored hashed; an
- * unknown one is a 404). The item is created as the inbound webhook (actor type agent), through
+ * unknown one is a 404 whatever the body), then the body is the item (400 when invalid). It is created as the inbound webhook (actor type agent), through
  * the same service as every creation, monthly quota and Idempotency-Key included.
  */
 export async function deliverInbound(
   deps: Deps,
   token: string,
-  input: CreateItemInput,
+  body: unknown,
   request: { idempotencyKey: string | null; responseHeaders: Record<string, string> },
 ) {
   const [hook] = await deps.sql<{ id: string; org_id: string; created_by: string | null }[]>`
     select id, org_id, created_by from inbound_webhooks where token_hash = ${hashToken(token)}`;
   if (!hook) throw AppError.notFound();
+  const parsed = ZCreateItemInput.safeParse(body ?? {});
+  if (!parsed.success) throw AppError.invalid(fieldsFromZod(parsed.error.issues));
+  const input = parsed.data;
   const identity: Identity = {
     userId: hook.created_by ?? hook.id,
     orgId: hook.org_id,

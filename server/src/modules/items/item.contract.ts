@@ -123,7 +123,11 @@ export const ZUpdateItemInput = z
   .refine((v) => Object.keys(v).length > 1, { message: 'nothing to update', path: [] });
 export type UpdateItemInput = z.infer<typeof ZUpdateItemInput>;
 
-export const ZAnswerInput = z.strictObject({ id: z.uuid(), values: z.unknown() });
+/** `values` must be an object (else 400); its fields are checked against the form (else 422). */
+export const ZAnswerInput = z.strictObject({
+  id: z.uuid(),
+  values: z.record(z.string(), z.unknown(), { error: 'must be an object of form values' }),
+});
 export const ZSnoozeInput = z.strictObject({ id: z.uuid(), until: ZTimestamp });
 
 /** A list's page size: default 50, and a larger one is capped at 200 (not refused). */
