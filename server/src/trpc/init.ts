@@ -9,6 +9,8 @@ export type Meta = OpenApiMeta & {
   status?: number;
   /** Largest JSON body the REST route accepts, in bytes (default BODY_LIMIT, 1 MiB). */
   bodyLimit?: number;
+  /** The answer holds a secret shown only once: no Idempotency-Key replay (it is not stored). */
+  oneTimeSecret?: boolean;
   /** The `limit` a 413 names when the body is too large, if not bodyLimit (a file's own limit). */
   payloadLimit?: number;
   /** Exposed as an MCP tool under this name (see the mcp package). */

@@ -2,14 +2,32 @@ import { type Identity, resolveIdentity } from '../auth/identity';
 import { can } from '../auth/permissions';
 import { bearerChallenge } from '../deps';
 import { AppError } from '../errors';
+import { idempotent } from '../idempotency';
 import { publicProcedure } from './init';
 
-/** Requires a live credential; the identity (and so the tenant) comes from it, never from input. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps, ctx.token) : null);
-  if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
-  return next({ ctx: { identity } });
-});
+/**
+ * Requires a live credential; the identity (and so the tenant) comes from it, never from input.
+ * A creation (meta `status: 201`) honours `Idempotency-Key` (decisions.md): the first answer is
+ * kept and replayed for the same caller, operation and input. Not one whose answer holds a secret
+ * shown once (`oneTimeSecret`): replaying it would mean storing that secret readable.
+ */
+export const authedProcedure = publicProcedure
+  .use(async ({ ctx, next }) => {
+    const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps, ctx.token) : null);
+    if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
+    return next({ ctx: { identity } });
+  })
+  .use(async ({ ctx, meta, path, getRawInput, next }) => {
+    if (meta?.status !== 201 || meta.oneTimeSecret || ctx.idempotencyKey === null) return next();
+    let result: Awaited<ReturnType<typeof next>> | undefined;
+    const data = await idempotent(ctx, path, await getRawInput(), 201, async () => {
+      result = await next();
+      if (!result.ok) throw result.error;
+      return result.data;
+    });
+    // A replay: the stored answer, as the procedure's own result would carry it.
+    return result ?? ({ ok: true, data, ctx, marker: 'middlewareMarker' } as unknown as typeof result & {});
+  });
 
 const requirePermission = (identity: Identity, permission: string) => {
   if (!can(identity.permissions, permission)) throw AppError.permissionDenied(permission);

@@ -92,4 +92,37 @@ describe('Idempotency-Key', () => {
       fields: { 'Idempotency-Key': 'must be 1 to 255 characters' },
     });
   });
+
+  it('applies to every creation: channels, agents, organizations', async () => {
+    const headers = { 'idempotency-key': 'create-everything' };
+    const channel = await client.post('/api/channels', { name: 'deploys', mode: 'open' }, { headers });
+    expect(channel.status).toBe(201);
+    const channelAgain = await client.post('/api/channels', { name: 'deploys', mode: 'open' }, { headers });
+    expect(channelAgain.status).toBe(201);
+    expect(channelAgain.body).toEqual(channel.body);
+    expect(channelAgain.headers.get('idempotent-replayed')).toBe('true');
+    // The same key on another operation is another request.
+    const agent = await client.post('/api/admin/agents', { name: 'deploy-bot' }, { headers });
+    expect(agent.status).toBe(201);
+    const agentAgain = await client.post('/api/admin/agents', { name: 'deploy-bot' }, { headers });
+    expect(agentAgain.body).toEqual(agent.body);
+    expect((await client.get<unknown[]>('/api/admin/agents')).body).toHaveLength(1);
+    const auth = server.auth.as(client.token);
+    const org = await auth.post('/auth/orgs', { name: 'Once' }, { headers });
+    const orgAgain = await auth.post('/auth/orgs', { name: 'Once' }, { headers });
+    expect(orgAgain.body).toEqual(org.body);
+    expect(orgAgain.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('never stores an answer holding a secret shown once: such creations are not replayed', async () => {
+    const headers = { 'idempotency-key': 'secret-once' };
+    const first = await client.post<{ token: string }>('/api/inbound-webhooks', { name: 'ci' }, { headers });
+    const second = await client.post<{ token: string }>('/api/inbound-webhooks', { name: 'ci' }, { headers });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.token).not.toBe(first.body.token);
+    const stored = await server.database.sql`select 1 from idempotency_keys where key = 'secret-once'`;
+    expect(stored).toHaveLength(0);
+  });
 });

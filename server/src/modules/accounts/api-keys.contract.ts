@@ -47,6 +47,7 @@ const protect = true;
 export const apiKeyMeta = {
   create: {
     status: 201,
+    oneTimeSecret: true,
     openapi: {
       method: 'POST',
       path: '/api-keys',

@@ -65,6 +65,7 @@ const protect = true;
 export const invitationMeta = {
   create: {
     status: 201,
+    oneTimeSecret: true,
     openapi: {
       method: 'POST',
       path: '/admin/invitations',

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { idempotent } from '../../idempotency';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
 import { ZItemId } from '../items/item.contract';
@@ -20,11 +19,7 @@ export const attachmentsRouter = router({
     .meta(attachmentMeta.create)
     .input(ZCreateAttachmentInput)
     .output(ZAttachment)
-    .mutation(({ ctx, input }) =>
-      idempotent(ctx, 'attachments.create', input, 201, () =>
-        createAttachment(ctx.deps, ctx.identity, input),
-      ),
-    ),
+    .mutation(({ ctx, input }) => createAttachment(ctx.deps, ctx.identity, input)),
   delete: write
     .meta(attachmentMeta.delete)
     .input(ZAttachmentRef)

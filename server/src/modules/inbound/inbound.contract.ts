@@ -33,6 +33,7 @@ export const inboundMeta = {
   },
   create: {
     status: 201,
+    oneTimeSecret: true,
     openapi: {
       method: 'POST',
       path: '/inbound-webhooks',

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { idempotent } from '../../idempotency';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
 import { commentMeta, ZAddCommentInput, ZComment, ZTimelineEntry } from './comments.contract';
@@ -37,9 +36,7 @@ export const itemsRouter = router({
     .meta(itemMeta.create)
     .input(ZCreateItemInput)
     .output(ZItem)
-    .mutation(({ ctx, input }) =>
-      idempotent(ctx, 'items.create', input, 201, () => createItem(ctx.deps, ctx.identity, input)),
-    ),
+    .mutation(({ ctx, input }) => createItem(ctx.deps, ctx.identity, input)),
   list: read
     .meta(itemMeta.list)
     .input(ZListItemsInput)
@@ -93,11 +90,7 @@ export const itemsRouter = router({
     .meta(commentMeta.add)
     .input(ZAddCommentInput)
     .output(ZComment)
-    .mutation(({ ctx, input }) =>
-      idempotent(ctx, 'items.addComment', input, 201, () =>
-        addComment(ctx.deps, ctx.identity, input.id, input.body),
-      ),
-    ),
+    .mutation(({ ctx, input }) => addComment(ctx.deps, ctx.identity, input.id, input.body)),
   timeline: read
     .meta(commentMeta.timeline)
     .input(ZItemId)
