@@ -145,3 +145,10 @@ export function toJsonRpcError(error: AppError): { code: number; message: string
           : -32000 - (error.status - 400);
   return { code, message: error.body.error, data: error.body };
 }
+
+/** A unique violation on the given constraint (Postgres 23505). */
+export const isUniqueViolation = (error: unknown, constraint: string) =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === '23505' &&
+  (error as { constraint_name?: unknown }).constraint_name === constraint;

@@ -10,7 +10,7 @@ export const ZAccountView = ZIdentityView.extend({
 }).meta({ id: 'Account' });
 export type AccountView = z.infer<typeof ZAccountView>;
 
-const ZSlug = z.string().regex(SLUG_PATTERN, {
+export const ZSlug = z.string().regex(SLUG_PATTERN, {
   error: 'must be 1-64 lowercase letters, digits or "-", not starting or ending with "-"',
 });
 

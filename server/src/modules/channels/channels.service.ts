@@ -1,20 +1,13 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError, isUniqueViolation } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import type { ChannelView, CreateChannelInput } from './channels.contract';
 
 type ChannelRow = Omit<ChannelView, 'created_at'> & { created_at: Date };
 
 const channelView = (row: ChannelRow): ChannelView => ({ ...row, created_at: row.created_at.toISOString() });
-
-/** A unique violation on the given constraint (Postgres 23505). */
-export const isUniqueViolation = (error: unknown, constraint: string) =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { code?: unknown }).code === '23505' &&
-  (error as { constraint_name?: unknown }).constraint_name === constraint;
 
 export async function listChannels(deps: Deps, identity: Identity): Promise<ChannelView[]> {
   const rows = await deps.sql<ChannelRow[]>`
