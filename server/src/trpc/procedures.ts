@@ -11,23 +11,24 @@ import { publicProcedure } from './init';
  * kept and replayed for the same caller, operation and input. Not one whose answer holds a secret
  * shown once (`oneTimeSecret`): replaying it would mean storing that secret readable.
  */
-export const authedProcedure = publicProcedure
-  .use(async ({ ctx, next }) => {
-    const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps, ctx.token) : null);
-    if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
+export const authedProcedure = publicProcedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
+  const identity = ctx.identity ?? (ctx.token ? await resolveIdentity(ctx.deps, ctx.token) : null);
+  if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
+  if (meta?.status !== 201 || meta.oneTimeSecret || ctx.idempotencyKey === null) {
     return next({ ctx: { identity } });
-  })
-  .use(async ({ ctx, meta, path, getRawInput, next }) => {
-    if (meta?.status !== 201 || meta.oneTimeSecret || ctx.idempotencyKey === null) return next();
-    let result: Awaited<ReturnType<typeof next>> | undefined;
-    const data = await idempotent(ctx, path, await getRawInput(), 201, async () => {
-      result = await next();
-      if (!result.ok) throw result.error;
-      return result.data;
-    });
-    // A replay: the stored answer, as the procedure's own result would carry it.
-    return result ?? ({ ok: true, data, ctx, marker: 'middlewareMarker' } as unknown as typeof result & {});
+  }
+  let result: Awaited<ReturnType<typeof next<{ identity: Identity }>>> | undefined;
+  const data = await idempotent({ ...ctx, identity }, path, await getRawInput(), 201, async () => {
+    result = await next({ ctx: { identity } });
+    if (!result.ok) throw result.error;
+    return result.data;
   });
+  // A replay: the stored answer, as the procedure's own result would carry it.
+  return (
+    result ??
+    ({ ok: true, data, ctx: { identity }, marker: 'middlewareMarker' } as unknown as typeof result & {})
+  );
+});
 
 const requirePermission = (identity: Identity, permission: string) => {
   if (!can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
