@@ -1,9 +1,12 @@
 import type { Sql } from '@beckon/db';
 
 export type AttemptRecord = {
+  /** UUID v7, so attempts list newest first by id. */
+  id: string;
   org_id: string;
   delivery_id: string;
   kind: 'callback' | 'webhook';
+  webhook_id: string | null;
   item_id: string | null;
   event: string;
   url: string;
@@ -14,9 +17,11 @@ export type AttemptRecord = {
 };
 
 const COLUMNS = [
+  'id',
   'org_id',
   'delivery_id',
   'kind',
+  'webhook_id',
   'item_id',
   'event',
   'url',

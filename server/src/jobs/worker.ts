@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { run, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { deliverCallback } from './deliver-callback';
+import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
 import { holdLiveness, unlockDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
@@ -10,6 +11,7 @@ import { pruneExpired } from './prune-expired';
 export function taskList(deps: Deps): TaskList {
   return {
     deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
+    deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
     expire_item: (payload) => expireItem(deps, payload),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql);

@@ -9,6 +9,7 @@ import { itemsRouter } from '../modules/items/router';
 import { settingsRouter } from '../modules/settings/router';
 import { statsRouter } from '../modules/stats/router';
 import { templatesRouter } from '../modules/templates/router';
+import { webhooksRouter } from '../modules/webhooks/router';
 import { createCallerFactory, router } from './init';
 
 /** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
@@ -23,6 +24,7 @@ export const appRouter = router({
   stats: statsRouter,
   admin: adminRouter,
   inbound: inboundRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -42,9 +42,12 @@ export async function startSmtpServer() {
   };
 }
 
-/** The quoted-printable body of a simple text mail, decoded. */
+/** The body of a simple text mail (decoded when it is quoted-printable). */
 export function mailText(raw: string): string {
-  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+  const split = raw.indexOf('\r\n\r\n');
+  const body = raw.slice(split + 4);
+  // Only a quoted-printable body is decoded: in a 7bit one, "token=60…" is text, not an escape.
+  if (!/^content-transfer-encoding:\s*quoted-printable/im.test(raw.slice(0, split))) return body;
   return body
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));

@@ -2,7 +2,7 @@ import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
+import { decodeIdCursor, encodeIdCursor } from '../id-cursor';
 import { actorOf } from '../items/item-changes';
 import type { AuditEntryView, ListAuditInput } from './audit.contract';
 
@@ -31,23 +31,12 @@ export const recordOrgChange = (
 
 type AuditRow = Omit<AuditEntryView, 'created_at'> & { created_at: Date };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The cursor is the base64url of the last id shown (ids are UUID v7: newest is greatest). */
-const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString();
-  if (!UUID.test(id)) throw AppError.invalid({ cursor: 'invalid cursor' });
-  return id;
-}
-
 /** The organization's audit log, newest first, keyset-paginated on id. */
 export async function listAudit(deps: Deps, identity: Identity, input: ListAuditInput) {
   const { sql } = deps;
   const conditions = [sql`org_id = ${identity.orgId}`];
   if (input.item_id) conditions.push(sql`item_id = ${input.item_id}`);
-  if (input.cursor) conditions.push(sql`id < ${decodeCursor(input.cursor)}::uuid`);
+  if (input.cursor) conditions.push(sql`id < ${decodeIdCursor(input.cursor)}::uuid`);
   const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
   const rows = await sql<AuditRow[]>`
     select id, item_id, action, actor_type, actor_id, data, created_at from audit_entries
@@ -56,6 +45,6 @@ export async function listAudit(deps: Deps, identity: Identity, input: ListAudit
   const last = page[page.length - 1];
   return {
     entries: page.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
-    next_cursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
+    next_cursor: rows.length > input.limit && last ? encodeIdCursor(last.id) : null,
   };
 }

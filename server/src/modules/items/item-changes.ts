@@ -66,7 +66,7 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
  * own backoff, about 3.5 h in all). Callback deliveries schedule their own HTTP retries; these
  * attempts only cover a crash or a database error, and tasks are safe to run again.
  */
-const JOB_MAX_ATTEMPTS = 10;
+export const JOB_MAX_ATTEMPTS = 10;
 
 /** A `graphile_worker.add_job(...)` call, to embed in a statement of the caller's. */
 export const addJob = (
@@ -106,10 +106,26 @@ type Change = {
 };
 
 /**
+ * A `deliver_webhook` job for each active webhook of the organization subscribed to the event,
+ * as a CTE (a SELECT in WITH runs only as far as the statement reads it: see followUps).
+ */
+const webhookJobs = (
+  sql: Queryable,
+  orgId: string,
+  event: EventKind,
+  eventId: string,
+) => sql`webhook_jobs as (
+  select graphile_worker.add_job(
+           identifier => 'deliver_webhook', max_attempts => ${JOB_MAX_ATTEMPTS},
+           payload => json_build_object('webhook_id', w.id, 'event_id', ${eventId}::uuid,
+                                        'delivery_id', gen_random_uuid(), 'attempt', 1))
+    from webhooks w where w.org_id = ${orgId} and w.active and ${event}::text = any(w.events))`;
+
+/**
  * What follows a change of an item, as parts of one SQL statement: the audit entry and the
- * stream event (data-modifying CTEs), then the notification and, when the item has a callback
- * URL, the callback job (select expressions). Being one statement, it commits or rolls back with
- * the change it follows.
+ * stream event (data-modifying CTEs), the jobs of the webhooks subscribed to the event, then the
+ * notification and, when the item has a callback URL, the callback job (select expressions).
+ * Being one statement, it commits or rolls back with the change it follows.
  */
 export function followUps(sql: Queryable, change: Change) {
   const { row, actor, event } = change;
@@ -121,8 +137,9 @@ export function followUps(sql: Queryable, change: Change) {
   const eventId = uuidv7();
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
-    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)}))`;
-  const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})`;
+    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)})),
+    ${webhookJobs(sql, row.org_id, event, eventId)}`;
+  const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`}), (select count(*) from webhook_jobs)`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {
     delivery_id: uuidv7(),

@@ -1,0 +1,99 @@
+import type { JobHelpers } from 'graphile-worker';
+import { uuidv7 } from 'uuidv7';
+import { z } from 'zod';
+import { attemptRecorder } from '../delivery/attempts';
+import { type OutboundResult, postJson } from '../delivery/outbound';
+import { signDelivery } from '../delivery/sign';
+import type { Deps } from '../deps';
+import { addJob, EVENT_KINDS } from '../modules/items/item-changes';
+
+/** What one delivery sends, frozen when it is first attempted, and which attempt this is. */
+export const ZDeliveryJob = z.object({
+  delivery_id: z.uuid(),
+  org_id: z.uuid(),
+  item_id: z.uuid().nullable(),
+  event: z.enum(EVENT_KINDS),
+  url: z.string(),
+  /** The exact bytes sent and signed: every attempt sends the same. */
+  body: z.string(),
+  attempt: z.number().int().min(1),
+});
+export type DeliveryJob = z.infer<typeof ZDeliveryJob>;
+
+/** 15 attempts with delays doubling from the base (10 s) up to 6 h: about 24 h before giving up. */
+export const MAX_DELIVERY_ATTEMPTS = 15;
+const MAX_DELAY_MS = 6 * 3600 * 1000;
+
+export const retryDelayMs = (attempt: number, baseMs: number, retryAfterSeconds: number | null) =>
+  retryAfterSeconds !== null
+    ? Math.min(retryAfterSeconds * 1000, MAX_DELAY_MS)
+    : Math.min(baseMs * 2 ** (attempt - 1), MAX_DELAY_MS);
+
+/** Failures that another attempt cannot fix. */
+const isFinal = (status: number | null, error: string | null) =>
+  status === 410 || /^(destination not allowed|unsupported URL scheme|invalid URL)/.test(error ?? '');
+
+/**
+ * True when the queue runs this job again (its worker died, or it threw) and its attempt is
+ * already recorded: it has nothing left to do. The first run costs no query.
+ */
+export async function alreadyAttempted(
+  deps: Deps,
+  job: { delivery_id: string; attempt: number },
+  helpers?: JobHelpers,
+) {
+  if ((helpers?.job.attempts ?? 1) <= 1) return false;
+  const done = await deps.sql`
+    select 1 from delivery_attempts where delivery_id = ${job.delivery_id} and attempt = ${job.attempt}`;
+  return done.length > 0;
+}
+
+/**
+ * One attempt of a delivery: POSTs the frozen body signed with `secret`, records the attempt,
+ * and when it failed and may be retried, schedules the next attempt (same delivery id, `retry`
+ * as payload) in the same statement as the record, so a crash never loses or doubles a retry.
+ */
+export async function attemptDelivery(
+  deps: Deps,
+  job: DeliveryJob,
+  target: { task: string; secret: string; webhookId: string | null; retry: object },
+): Promise<OutboundResult> {
+  const { sql, env } = deps;
+  const headers = {
+    ...signDelivery({
+      secret: target.secret,
+      body: job.body,
+      deliveryId: job.delivery_id,
+      timestamp: new Date(),
+    }),
+    'x-service-event': job.event,
+  };
+  const result = await postJson(job.url, job.body, headers, { allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS });
+  const retry = !result.ok && !isFinal(result.status, result.error) && job.attempt < MAX_DELIVERY_ATTEMPTS;
+  const record = {
+    id: uuidv7(),
+    org_id: job.org_id,
+    delivery_id: job.delivery_id,
+    kind: target.webhookId ? ('webhook' as const) : ('callback' as const),
+    webhook_id: target.webhookId,
+    item_id: job.item_id,
+    event: job.event,
+    url: job.url,
+    attempt: job.attempt,
+    status_code: result.status,
+    error: result.error,
+    duration_ms: Math.round(result.durationMs),
+  };
+  // Delivered or given up: the record alone, batched with other jobs' records.
+  if (!retry) {
+    await attemptRecorder(sql).record(record);
+    return result;
+  }
+  const runAt = new Date(
+    Date.now() + retryDelayMs(job.attempt, env.DELIVERY_RETRY_BASE_MS, result.retryAfterSeconds),
+  );
+  await sql`
+    with attempt as (insert into delivery_attempts ${sql(record)})
+    select ${addJob(sql, target.task, { ...target.retry, attempt: job.attempt + 1 }, { runAt })}`;
+  return result;
+}

@@ -1,0 +1,15 @@
+import { AppError } from '../errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Cursors of lists ordered newest first by a UUID v7 id (newest is greatest): base64url of the
+ * last id shown. A cursor that does not decode to an id is a 400 on `cursor`.
+ */
+export const encodeIdCursor = (id: string) => Buffer.from(id).toString('base64url');
+
+export function decodeIdCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString();
+  if (!UUID.test(id)) throw AppError.invalid({ cursor: 'invalid cursor' });
+  return id;
+}
