@@ -7,8 +7,14 @@ type Sql = import('@beckon/db').Sql;
 const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
 
 /** POST /api/items at `connections`. */
-export function createItems(url: string, token: string, seconds: number, connections = 50): Promise<Figures> {
-  return load(`POST /api/items (${connections} connections)`, {
+export function createItems(
+  url: string,
+  token: string,
+  seconds: number,
+  connections = 50,
+  round?: number,
+): Promise<Figures> {
+  return load(`POST /api/items (${connections} connections${round ? `, round ${round}` : ''})`, {
     url: `${url}/api/items`,
     seconds,
     connections,

@@ -1,7 +1,7 @@
-// `pnpm bench [foundation|items|list|callbacks|agents|web]`: bounded load on loopback against real processes and a fresh
-// embedded database. BENCH_SECONDS (default 10) sets the length of each scenario.
+// `pnpm bench [foundation|items|create|list|callbacks|agents|web]`: bounded load on loopback against real processes and a fresh
+// embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
+// (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
 import { answerToStream, mcpNotify } from './agents';
-import { healthVersusAuthed } from './foundation';
 import { answerItems, createItems, deliverCallbacks, listItems, seedItems } from './items';
 import {
   agentKey,
@@ -12,10 +12,14 @@ import {
   startResourceProcess,
   table,
 } from './lib';
-import { pgbenchTps } from './pgbench';
+import { pgbenchInit, pgbenchTps } from './pgbench';
+import { alternate } from './rounds';
 import { dashboardBundle } from './web';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const roundSeconds = Math.max(1, Math.round(seconds / 2));
+const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const only = process.argv[2];
 if (only === 'web') {
   for (const line of dashboardBundle()) console.log(line);
@@ -36,32 +40,46 @@ try {
   await load('warm-up', { url: `${server.url}/api/me`, seconds: 2, headers: auth });
 
   if (!only || only === 'foundation') {
-    const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-    const foundation = await healthVersusAuthed(
-      server.url,
-      token,
-      Math.max(1, Math.round(seconds / 2)),
+    // An authenticated no-op (identity, procedure, output validation, JSON) against /health.
+    const foundation = await alternate(
       rounds,
+      (round) => load(`GET /health (round ${round})`, { url: `${server.url}/health`, seconds: roundSeconds }),
+      (round) =>
+        load(`GET /api/me, session token (round ${round})`, {
+          url: `${server.url}/api/me`,
+          seconds: roundSeconds,
+          headers: auth,
+        }),
+      (health, authed) => authed.rps / health.rps,
     );
-    for (const { health, authed, ratio } of foundation.rounds) {
+    for (const { first: health, second: authed, ratio } of foundation.rounds) {
       results.push(health, authed);
-      notes.push(`${authed.name}: ${(ratio * 100).toFixed(1)} % of /health`);
+      notes.push(`${authed.name}: ${percent(ratio)} of /health`);
     }
     notes.push(
-      `authenticated / health throughput, median of ${rounds} rounds: ${(foundation.median * 100).toFixed(1)} % (target >= 60 %)`,
+      `authenticated / health throughput, median of ${rounds} rounds: ${percent(foundation.median)} (target >= 60 %)`,
     );
   }
 
-  if (!only || only === 'items') {
-    const created = await createItems(server.url, token, seconds);
-    results.push(created);
-    const tps = pgbenchTps(database.url, 50, seconds);
-    notes.push(
-      tps === null
-        ? 'pgbench not installed: no TPS yardstick'
-        : `pgbench TPC-B-like, 50 clients: ${tps} TPS; item creation = ${((created.rps / tps) * 100).toFixed(1)} % of it (target >= 50 %)`,
-    );
-    results.push(await answerItems(database.sql, orgId, server.url, token, seconds));
+  if (!only || only === 'items' || only === 'create') {
+    if (!pgbenchInit(database.url)) notes.push('pgbench not installed: no TPS yardstick');
+    else {
+      // Item creation against pgbench's TPC-B-like transaction, same database, same 50 clients.
+      const creation = await alternate(
+        rounds,
+        (round) => createItems(server.url, token, roundSeconds, 50, round),
+        () => Promise.resolve(pgbenchTps(database.url, 50, roundSeconds)),
+        (created, tps) => created.rps / tps,
+      );
+      for (const { first: created, second: tps, ratio } of creation.rounds) {
+        results.push(created);
+        notes.push(`${created.name}: pgbench ${tps} TPS; creation = ${percent(ratio)} of it`);
+      }
+      notes.push(
+        `item creation / pgbench, median of ${rounds} rounds: ${percent(creation.median)} (target >= 50 %)`,
+      );
+    }
+    if (only !== 'create') results.push(await answerItems(database.sql, orgId, server.url, token, seconds));
   }
 
   if (!only || only === 'items' || only === 'callbacks') {

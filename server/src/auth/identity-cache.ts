@@ -19,9 +19,14 @@ type Entry = { identity: Identity; expiresAt: number; storedAt: number };
  * Beckon's own revocations answer only once every cache has confirmed it (fenceIdentities).
  * It serves nothing while its listening connection is down (notifications could be missed),
  * and an epoch stops a lookup that raced an invalidation from storing a stale answer.
+ *
+ * It also remembers which organizations have active outbound webhooks (every item change of one
+ * without any skips the fan-out), dropped on `webhooks:<org>` (migration 0005); creating a
+ * webhook answers after a fence, so every change after that answer reaches it.
  */
 export class IdentityCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly webhookOrgs = new Map<string, boolean>();
   private live = false;
   private epoch = 0;
   /** Answers a fence on the listening connection (set while it is up). */
@@ -65,9 +70,20 @@ export class IdentityCache {
     this.entries.set(tokenHash, { identity, expiresAt: expiresAt?.getTime() ?? Infinity, storedAt: now });
   }
 
+  /** Whether the organization has active outbound webhooks, if known (null: ask the database). */
+  hasWebhooks(orgId: string): boolean | null {
+    return this.live ? (this.webhookOrgs.get(orgId) ?? null) : null;
+  }
+
+  rememberWebhooks(orgId: string, has: boolean, startedAt: number): void {
+    if (!this.live || startedAt !== this.epoch) return;
+    if (this.webhookOrgs.size >= this.maxEntries) this.webhookOrgs.clear();
+    this.webhookOrgs.set(orgId, has);
+  }
+
   /**
-   * Applies one notification: `token:<hash>`, `member:<org>:<user>`, `role:<id>`, or
-   * `fence:<nonce>`, answered once every notification before it has been applied (they arrive
+   * Applies one notification: `token:<hash>`, `member:<org>:<user>`, `role:<id>`,
+   * `webhooks:<org>`, or `fence:<nonce>`, answered once every notification before it has been applied (they arrive
    * in commit order, and each is applied as it arrives).
    */
   handle(message: string): void {
@@ -78,13 +94,15 @@ export class IdentityCache {
       for (const [hash, { identity }] of this.entries) {
         if (identity.orgId === a && identity.userId === b) this.entries.delete(hash);
       }
-    } else if (kind === 'fence' && a) this.acknowledge(a);
+    } else if (kind === 'webhooks' && a) this.webhookOrgs.delete(a);
+    else if (kind === 'fence' && a) this.acknowledge(a);
     else this.entries.clear();
   }
 
   private setLive(live: boolean) {
     this.epoch += 1;
     this.entries.clear();
+    this.webhookOrgs.clear();
     this.live = live;
   }
 

@@ -77,6 +77,24 @@ describe('identity cache', () => {
     }
   });
 
+  it('remembers whether an organization has webhooks until one of its webhooks changes', async () => {
+    const { cache, listener } = await listening();
+    try {
+      const f = new Factories(database.db);
+      const org = await f.org();
+      expect(cache.hasWebhooks(org.id)).toBeNull();
+      cache.rememberWebhooks(org.id, false, cache.begin());
+      expect(cache.hasWebhooks(org.id)).toBe(false);
+      await database.sql`insert into webhooks (org_id, name, url, events, secret)
+                         values (${org.id}, 'w', 'https://example.com', '{item.created}', 's')`;
+      expect(await fence()).toBe(true);
+      expect(cache.hasWebhooks(org.id)).toBeNull();
+    } finally {
+      await listener.close();
+    }
+    expect(cache.hasWebhooks('anything')).toBeNull(); // not listening: nothing is known
+  });
+
   it('does not store a lookup that raced an invalidation', async () => {
     const { cache, listener } = await listening();
     try {

@@ -50,6 +50,8 @@ describe('outbound webhooks', () => {
   it('delivers the subscribed events, signed with the webhook secret, and nothing else', async () => {
     const { api } = await owner();
     const hook = await receiver();
+    // An item before the webhook exists: the process now knows the organization has none.
+    await api.post('/api/items', { title: 'before the webhook' });
     const created = await api.post<Webhook>('/api/webhooks', {
       name: 'ops',
       url: `${hook.url}/in`,

@@ -1,6 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import type { Deps } from '../../deps';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 
@@ -103,7 +104,30 @@ type Change = {
   actor: Actor;
   event: EventKind | null;
   data?: Record<string, unknown>;
+  /** false when the organization is known to have no active webhooks (see hasWebhooks). */
+  webhooks?: boolean;
 };
+
+/**
+ * Whether the organization's item changes must fan out to webhooks: the identity cache's answer
+ * (one query on a miss). Without a serving cache the fan-out stays in the statement, which is
+ * then always right and costs no extra round trip.
+ */
+export async function hasWebhooks(
+  deps: Pick<Deps, 'sql' | 'identityCache'>,
+  orgId: string,
+): Promise<boolean> {
+  const cache = deps.identityCache;
+  if (!cache?.serving) return true;
+  const known = cache.hasWebhooks(orgId);
+  if (known !== null) return known;
+  const startedAt = cache.begin();
+  const [row] = await deps.sql<{ has: boolean }[]>`
+    select exists (select 1 from webhooks where org_id = ${orgId} and active) as has`;
+  const has = row?.has ?? true;
+  cache.rememberWebhooks(orgId, has, startedAt);
+  return has;
+}
 
 /**
  * A `deliver_webhook` job for each active webhook of the organization subscribed to the event,
@@ -135,11 +159,13 @@ export function followUps(sql: Queryable, change: Change) {
             ${sql.json((change.data ?? {}) as never)}))`;
   if (!event) return { ctes: audit, select: sql`1` };
   const eventId = uuidv7();
+  const fanOut = change.webhooks !== false;
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
-    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)})),
-    ${webhookJobs(sql, row.org_id, event, eventId)}`;
-  const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`}), (select count(*) from webhook_jobs)`;
+    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)}))
+    ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}`;
+  const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
+    ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {
     delivery_id: uuidv7(),

@@ -20,6 +20,7 @@ import {
   type EventKind,
   expiryJob,
   followUps,
+  hasWebhooks,
   recordItemChange,
   SYSTEM,
 } from './item-changes';
@@ -170,7 +171,13 @@ export async function createItem(
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
   // its stream event and notification, and its expiry job commit together.
-  const { ctes, select } = followUps(sql, { row, action: 'item.create', actor, event: 'item.created' });
+  const { ctes, select } = followUps(sql, {
+    row,
+    action: 'item.create',
+    actor,
+    event: 'item.created',
+    webhooks: await hasWebhooks(deps, identity.orgId),
+  });
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
@@ -350,6 +357,7 @@ export async function actOnItem(
     throw AppError.invalid({ until: 'must be in the future' });
   }
   const actor = identity ? actorOf(identity) : SYSTEM;
+  const webhooks = await hasWebhooks(deps, orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, orgId, id, true);
     const to = nextStatus(input.action, {
@@ -380,6 +388,7 @@ export async function actOnItem(
       actor,
       event: EVENTS[input.action],
       data,
+      webhooks,
     });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
     // run at once if the deadline passed meanwhile.

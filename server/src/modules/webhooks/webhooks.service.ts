@@ -1,5 +1,6 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { fenceIdentities } from '../../auth/identity-cache';
 import { generateToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -60,6 +61,9 @@ export async function createWebhook(
     });
     return webhook;
   });
+  // Every resource process then knows the organization has webhooks: any item change after this
+  // answer reaches the new one (see IdentityCache).
+  await fenceIdentities(deps);
   return { ...webhookView(row), ...(input.secret ? {} : { secret }) };
 }
 
