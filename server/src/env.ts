@@ -53,6 +53,8 @@ export const ZEnv = z
     PAYMENT_WEBHOOK_SECRET: optional,
     PAYMENT_PRICE_TEAM: optional,
     PAYMENT_PRICE_ENTERPRISE: optional,
+    /** The payment provider's API base, when not its own (a local fake in tests, a mock server). */
+    PAYMENT_API_URL: optional.pipe(z.url().optional()),
     PUSH_SERVICE_ACCOUNT_JSON: optional.pipe(
       z
         .string()

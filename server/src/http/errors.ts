@@ -28,7 +28,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
             : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
               ? AppError.invalid({ body: 'empty JSON body' })
               : toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (appError.status === 500) request.log.error({ err: error }, 'request failed');
     return sendAppError(reply, appError);
   });
   app.setNotFoundHandler((_request, reply) => sendAppError(reply, AppError.notFound()));

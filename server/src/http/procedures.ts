@@ -27,7 +27,8 @@ export async function serveProcedures(
         return { status, headers: new Headers(headers) };
       },
       onError: ({ error }) => {
-        if (toAppError(error).status >= 500) app.log.error({ err: error }, 'procedure failed');
+        // Unexpected failures only: a 503 (a process or a provider not configured) is an answer.
+        if (toAppError(error).status === 500) app.log.error({ err: error }, 'procedure failed');
       },
     } satisfies FastifyTRPCPluginOptions<AnyTRPCRouter>['trpcOptions'],
   });

@@ -9,6 +9,7 @@ import { registerDownloads } from './downloads';
 import { registerInbound } from './inbound';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
+import { registerPaymentsWebhook } from './payments-webhook';
 import { serveProcedures } from './procedures';
 import { registerProtectedResourceMetadata } from './protected-resource';
 import { registerWebSocket } from './websocket';
@@ -24,6 +25,7 @@ export async function buildResourceApp(
   registerDocsPage(app);
   registerDownloads(app, deps);
   registerInbound(app, deps);
+  registerPaymentsWebhook(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);

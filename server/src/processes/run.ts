@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { IdentityCache } from '../auth/identity-cache';
+import { syncPlanPrices } from '../billing/payments';
 import { systemClock } from '../clock';
 import { connect } from '../database';
 import type { Deps } from '../deps';
@@ -29,6 +30,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const events = kind === 'resource' ? new EventHub(sql) : undefined;
   await events?.listen(env.DATABASE_URL);
   const deps: Deps = { env, sql, db, log, storage, identityCache, clock: systemClock, mailer, events };
+  if (kind === 'resource') await syncPlanPrices(sql, env);
 
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;

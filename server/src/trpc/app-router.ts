@@ -2,6 +2,7 @@ import { accountsRouter } from '../modules/accounts/router';
 import { adminRouter } from '../modules/admin/router';
 import { attachmentsRouter } from '../modules/attachments/router';
 import { auditRouter } from '../modules/audit/router';
+import { billingRouter } from '../modules/billing/router';
 import { channelsRouter } from '../modules/channels/router';
 import { identityRouter } from '../modules/identity/router';
 import { inboundRouter } from '../modules/inbound/router';
@@ -25,6 +26,7 @@ export const appRouter = router({
   admin: adminRouter,
   inbound: inboundRouter,
   webhooks: webhooksRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

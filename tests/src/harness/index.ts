@@ -1,5 +1,6 @@
 export { createTestDatabase, type TestDatabase } from './database';
 export { Factories, planLimitBody, type SystemRole, signedInCallers } from './factories';
+export { type PaymentCall, startFakePayments } from './fake-payments';
 export { HttpClient, type HttpResponse } from './http';
 export { freePort } from './ports';
 export { type Received, startReceiver } from './receiver';

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fenceIdentities, IdentityCache } from '@beckon/server/auth/identity-cache';
+import { syncPlanPrices } from '@beckon/server/billing/payments';
 import { type Clock, systemClock } from '@beckon/server/clock';
 import { connect } from '@beckon/server/database';
 import type { Deps } from '@beckon/server/deps';
@@ -79,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await events.listen(database.url);
   const resourceDeps: Deps = { ...shared, ...resourceDb, identityCache, events };
   const authDeps: Deps = { ...shared, ...authDb };
+  await syncPlanPrices(resourceDb.sql, env);
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
   const authApp = await buildAuthApp(authDeps);
   const [resourceUrl, authUrl] = await Promise.all([

@@ -1,0 +1,22 @@
+import { router } from '../../trpc/init';
+import { permissionProcedure } from '../../trpc/procedures';
+import { billingMeta, ZCheckoutInput, ZRedirect, ZSubscription } from './billing.contract';
+import { getSubscription, openPortal, startCheckout } from './billing.service';
+
+const billing = permissionProcedure('org.billing');
+
+export const billingRouter = router({
+  subscription: billing
+    .meta(billingMeta.subscription)
+    .output(ZSubscription)
+    .query(({ ctx }) => getSubscription(ctx.deps, ctx.identity)),
+  checkout: billing
+    .meta(billingMeta.checkout)
+    .input(ZCheckoutInput)
+    .output(ZRedirect)
+    .mutation(({ ctx, input }) => startCheckout(ctx.deps, ctx.identity, input.plan_id)),
+  portal: billing
+    .meta(billingMeta.portal)
+    .output(ZRedirect)
+    .mutation(({ ctx }) => openPortal(ctx.deps, ctx.identity)),
+});
