@@ -48,7 +48,8 @@ describe('gateway (pnpm start on APP_URL)', () => {
     expect((await web.get('/health')).text).toBe('ok');
     expect((await web.get('/ready')).body).toEqual({ status: 'ready' });
     expect((await web.get('/metrics')).text).toContain('beckon_db_up 1');
-    expect((await web.post('/webhooks/payments', {})).body).toEqual({ error: 'not found' });
+    // The resource process's own answer (billing is not configured in this test server).
+    expect((await web.post('/webhooks/payments', {})).body).toEqual({ error: 'billing is not configured' });
 
     // The dashboard's files, its client-side routes, and its landing page under /auth.
     expect((await web.get('/app.js')).text).toBe('console.log(1)');
