@@ -62,6 +62,8 @@ export const ZEnv = z
         .optional(),
     ),
     PUSH_VAPID_KEY: optional,
+    /** The private half of the VAPID pair (signs browser pushes); with PUSH_VAPID_KEY. */
+    PUSH_VAPID_PRIVATE_KEY: optional,
     PUSH_API_KEY: optional,
     PUSH_PROJECT_ID: optional,
     PUSH_APP_ID: optional,

@@ -7,6 +7,7 @@ import { channelsRouter } from '../modules/channels/router';
 import { identityRouter } from '../modules/identity/router';
 import { inboundRouter } from '../modules/inbound/router';
 import { itemsRouter } from '../modules/items/router';
+import { pushRouter } from '../modules/push/router';
 import { settingsRouter } from '../modules/settings/router';
 import { statsRouter } from '../modules/stats/router';
 import { templatesRouter } from '../modules/templates/router';
@@ -27,6 +28,7 @@ export const appRouter = router({
   inbound: inboundRouter,
   webhooks: webhooksRouter,
   billing: billingRouter,
+  push: pushRouter,
 });
 
 export type AppRouter = typeof appRouter;
