@@ -19,7 +19,7 @@ export const devices = pgTable(
     platform: text('platform', { enum: ['mobile', 'webpush'] }).notNull(),
     ...timestamps(),
   },
-  (t) => [index('devices_user_idx').on(t.userId)],
+  (t) => [index('devices_user_idx').on(t.userId), index('devices_org_idx').on(t.orgId)],
 );
 
 export const pushQueue = pgTable(

@@ -12,6 +12,10 @@ const LISTENER_NAME = 'beckon-identity-listener';
 
 type Entry = { identity: Identity; expiresAt: number; storedAt: number };
 
+/** Facts about an organization that item changes depend on: any active webhook, any push device. */
+export type OrgFact = 'webhooks' | 'devices';
+const ORG_FACTS: readonly string[] = ['webhooks', 'devices'] satisfies OrgFact[];
+
 /**
  * Resolved identities by token hash, so an authenticated request costs no database round trip.
  * It never outlives a credential: database triggers announce every revocation, expiry change,
@@ -20,13 +24,14 @@ type Entry = { identity: Identity; expiresAt: number; storedAt: number };
  * It serves nothing while its listening connection is down (notifications could be missed),
  * and an epoch stops a lookup that raced an invalidation from storing a stale answer.
  *
- * It also remembers which organizations have active outbound webhooks (every item change of one
- * without any skips the fan-out), dropped on `webhooks:<org>` (migration 0005); creating a
- * webhook answers after a fence, so every change after that answer reaches it.
+ * It also remembers which organizations have active outbound webhooks or push devices (an item
+ * change of one without any skips that fan-out), dropped on `webhooks:<org>` / `devices:<org>`
+ * (migrations 0005, 0006); creating a webhook or registering a device answers after a fence, so
+ * every change after that answer reaches it.
  */
 export class IdentityCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly webhookOrgs = new Map<string, boolean>();
+  private readonly orgFacts = new Map<string, boolean>();
   private live = false;
   private epoch = 0;
   /** Answers a fence on the listening connection (set while it is up). */
@@ -70,20 +75,20 @@ export class IdentityCache {
     this.entries.set(tokenHash, { identity, expiresAt: expiresAt?.getTime() ?? Infinity, storedAt: now });
   }
 
-  /** Whether the organization has active outbound webhooks, if known (null: ask the database). */
-  hasWebhooks(orgId: string): boolean | null {
-    return this.live ? (this.webhookOrgs.get(orgId) ?? null) : null;
+  /** Whether the organization has any (webhooks, devices), if known (null: ask the database). */
+  orgFact(fact: OrgFact, orgId: string): boolean | null {
+    return this.live ? (this.orgFacts.get(`${fact}:${orgId}`) ?? null) : null;
   }
 
-  rememberWebhooks(orgId: string, has: boolean, startedAt: number): void {
+  rememberOrgFact(fact: OrgFact, orgId: string, has: boolean, startedAt: number): void {
     if (!this.live || startedAt !== this.epoch) return;
-    if (this.webhookOrgs.size >= this.maxEntries) this.webhookOrgs.clear();
-    this.webhookOrgs.set(orgId, has);
+    if (this.orgFacts.size >= this.maxEntries) this.orgFacts.clear();
+    this.orgFacts.set(`${fact}:${orgId}`, has);
   }
 
   /**
    * Applies one notification: `token:<hash>`, `member:<org>:<user>`, `role:<id>`,
-   * `webhooks:<org>`, or `fence:<nonce>`, answered once every notification before it has been applied (they arrive
+   * `webhooks:<org>`, `devices:<org>`, or `fence:<nonce>`, answered once every notification before it has been applied (they arrive
    * in commit order, and each is applied as it arrives).
    */
   handle(message: string): void {
@@ -94,7 +99,7 @@ export class IdentityCache {
       for (const [hash, { identity }] of this.entries) {
         if (identity.orgId === a && identity.userId === b) this.entries.delete(hash);
       }
-    } else if (kind === 'webhooks' && a) this.webhookOrgs.delete(a);
+    } else if (kind && ORG_FACTS.includes(kind) && a) this.orgFacts.delete(`${kind}:${a}`);
     else if (kind === 'fence' && a) this.acknowledge(a);
     else this.entries.clear();
   }
@@ -102,7 +107,7 @@ export class IdentityCache {
   private setLive(live: boolean) {
     this.epoch += 1;
     this.entries.clear();
-    this.webhookOrgs.clear();
+    this.orgFacts.clear();
     this.live = live;
   }
 

@@ -87,7 +87,7 @@ function publicOnlyConnector(): buildConnector.connector {
   };
 }
 
-async function resolvePublicAddress(hostname: string): Promise<string> {
+export async function resolvePublicAddress(hostname: string): Promise<string> {
   const addresses = await lookup(hostname, { all: true });
   const forbidden = addresses.find(({ address }) => isForbiddenAddress(address));
   if (forbidden) throw new Error(`destination not allowed: ${forbidden.address}`);

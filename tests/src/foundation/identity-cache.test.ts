@@ -82,17 +82,17 @@ describe('identity cache', () => {
     try {
       const f = new Factories(database.db);
       const org = await f.org();
-      expect(cache.hasWebhooks(org.id)).toBeNull();
-      cache.rememberWebhooks(org.id, false, cache.begin());
-      expect(cache.hasWebhooks(org.id)).toBe(false);
+      expect(cache.orgFact('webhooks', org.id)).toBeNull();
+      cache.rememberOrgFact('webhooks', org.id, false, cache.begin());
+      expect(cache.orgFact('webhooks', org.id)).toBe(false);
       await database.sql`insert into webhooks (org_id, name, url, events, secret)
                          values (${org.id}, 'w', 'https://example.com', '{item.created}', 's')`;
       expect(await fence()).toBe(true);
-      expect(cache.hasWebhooks(org.id)).toBeNull();
+      expect(cache.orgFact('webhooks', org.id)).toBeNull();
     } finally {
       await listener.close();
     }
-    expect(cache.hasWebhooks('anything')).toBeNull(); // not listening: nothing is known
+    expect(cache.orgFact('webhooks', 'anything')).toBeNull(); // not listening: nothing is known
   });
 
   it('does not store a lookup that raced an invalidation', async () => {

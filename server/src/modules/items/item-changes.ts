@@ -1,6 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import type { OrgFact } from '../../auth/identity-cache';
 import type { Deps } from '../../deps';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
@@ -104,28 +105,33 @@ type Change = {
   actor: Actor;
   event: EventKind | null;
   data?: Record<string, unknown>;
-  /** false when the organization is known to have no active webhooks (see hasWebhooks). */
+  /** false when the organization is known to have no active webhooks (see orgHas). */
   webhooks?: boolean;
 };
 
+const FACT_QUERIES: Record<OrgFact, string> = {
+  webhooks: 'select exists (select 1 from webhooks where org_id = $1 and active) as has',
+  devices: 'select exists (select 1 from devices where org_id = $1) as has',
+};
+
 /**
- * Whether the organization's item changes must fan out to webhooks: the identity cache's answer
- * (one query on a miss). Without a serving cache the fan-out stays in the statement, which is
- * then always right and costs no extra round trip.
+ * Whether the organization has active webhooks or push devices, so its item changes must fan
+ * out to them: the identity cache's answer (one query on a miss). Without a serving cache the
+ * answer is yes (the fan-out stays in the statement: always right, no extra round trip).
  */
-export async function hasWebhooks(
+export async function orgHas(
   deps: Pick<Deps, 'sql' | 'identityCache'>,
+  fact: OrgFact,
   orgId: string,
 ): Promise<boolean> {
   const cache = deps.identityCache;
   if (!cache?.serving) return true;
-  const known = cache.hasWebhooks(orgId);
+  const known = cache.orgFact(fact, orgId);
   if (known !== null) return known;
   const startedAt = cache.begin();
-  const [row] = await deps.sql<{ has: boolean }[]>`
-    select exists (select 1 from webhooks where org_id = ${orgId} and active) as has`;
+  const [row] = await deps.sql.unsafe<{ has: boolean }[]>(FACT_QUERIES[fact], [orgId]);
   const has = row?.has ?? true;
-  cache.rememberWebhooks(orgId, has, startedAt);
+  cache.rememberOrgFact(fact, orgId, has, startedAt);
   return has;
 }
 

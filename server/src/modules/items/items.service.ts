@@ -3,6 +3,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { PUSH_CHANNEL, pushEntries } from '../../push/queue';
 import { quotaError } from '../billing/plan-gate';
 import { validateAnswer } from './form';
 import {
@@ -20,7 +21,7 @@ import {
   type EventKind,
   expiryJob,
   followUps,
-  hasWebhooks,
+  orgHas,
   recordItemChange,
   SYSTEM,
 } from './item-changes';
@@ -170,14 +171,15 @@ export async function createItem(
     updated_at: now,
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
-  // its stream event and notification, and its expiry job commit together.
+  // its stream event and notification, its webhook jobs, push entries and expiry job commit together.
   const { ctes, select } = followUps(sql, {
     row,
     action: 'item.create',
     actor,
     event: 'item.created',
-    webhooks: await hasWebhooks(deps, identity.orgId),
+    webhooks: await orgHas(deps, 'webhooks', identity.orgId),
   });
+  const push = await orgHas(deps, 'devices', identity.orgId);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
@@ -187,10 +189,13 @@ export async function createItem(
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at})
-    ), ${ctes}
-    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}`.catch((error: unknown) => {
-    throw quotaError(deps.env, error) ?? error;
-  });
+    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor, now)}` : sql``}
+    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
+      ${push ? sql`, (select count(*) from push_entries), pg_notify(${PUSH_CHANNEL}, '')` : sql``}`.catch(
+    (error: unknown) => {
+      throw quotaError(deps.env, error) ?? error;
+    },
+  );
   return itemView(row);
 }
 
@@ -357,7 +362,7 @@ export async function actOnItem(
     throw AppError.invalid({ until: 'must be in the future' });
   }
   const actor = identity ? actorOf(identity) : SYSTEM;
-  const webhooks = await hasWebhooks(deps, orgId);
+  const webhooks = await orgHas(deps, 'webhooks', orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, orgId, id, true);
     const to = nextStatus(input.action, {

@@ -1,5 +1,6 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { fenceIdentities } from '../../auth/identity-cache';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type {
@@ -83,7 +84,11 @@ const deviceView = (row: DeviceRow): DeviceView => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-/** Registers a device for the caller in the current organization; a known token moves here. */
+/**
+ * Registers a device for the caller in the current organization; a known token moves here.
+ * Answers once every resource process knows the organization has devices (items created after
+ * the answer queue pushes for it).
+ */
 export async function registerDevice(
   deps: Deps,
   identity: Identity,
@@ -96,6 +101,7 @@ export async function registerDevice(
       user_id = excluded.user_id, org_id = excluded.org_id, platform = excluded.platform, updated_at = now()
     returning id, platform, created_at, updated_at`;
   if (!row) throw AppError.internal();
+  await fenceIdentities(deps);
   return deviceView(row);
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "devices_org_idx" ON "devices" USING btree ("org_id");

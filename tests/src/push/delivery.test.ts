@@ -1,0 +1,249 @@
+import { startPushWorker } from '@beckon/server/push/push-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
+import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { startFakeMobilePush, startFakeWebPush } from '../harness/fake-push';
+
+type Item = { id: string };
+type Entry = {
+  attempts: number;
+  permanently_failed: boolean;
+  delivered_at: Date | null;
+  last_error: string | null;
+};
+
+let server: TestServer;
+let f: Factories;
+let browsers: Awaited<ReturnType<typeof startFakeWebPush>>;
+let phones: Awaited<ReturnType<typeof startFakeMobilePush>>;
+
+beforeAll(async () => {
+  browsers = await startFakeWebPush();
+  phones = await startFakeMobilePush();
+  const vapid = webpush.generateVAPIDKeys();
+  server = await startTestServer({
+    worker: true,
+    env: {
+      PUSH_VAPID_KEY: vapid.publicKey,
+      PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
+      PUSH_SERVICE_ACCOUNT_JSON: phones.serviceAccount,
+      APP_URL: 'https://app.beckon.test',
+    },
+  });
+  f = new Factories(server.database.db);
+});
+afterAll(async () => {
+  await server?.close();
+  await phones?.close();
+  await browsers?.close();
+});
+
+/** An organization whose owner is an agent's (API key) and whose people register devices. */
+async function team() {
+  const account = await f.account('owner');
+  const key = await f.apiKey(account.org.id, account.user.id);
+  const person = async (role: 'member' | 'viewer' = 'member') => {
+    const user = await f.user();
+    await f.member(account.org.id, user.id, role);
+    return { id: user.id, api: server.resource.as((await f.session(user.id, account.org.id)).token) };
+  };
+  return {
+    ...account,
+    owner: server.resource.as(account.token),
+    agent: server.resource.as(key.token),
+    person,
+  };
+}
+
+const register = (api: HttpClient, device_token: string, platform: 'webpush' | 'mobile') =>
+  api.post('/api/push/register', { device_token, platform });
+
+const entries = (itemId: string) =>
+  server.database.sql<Entry[]>`
+    select attempts, permanently_failed, delivered_at, last_error from push_queue where item_id = ${itemId}`;
+
+const until = async (condition: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('push delivery', () => {
+  it("pushes a new item to a person's browser (encrypted, VAPID-signed) and phone", async () => {
+    const { agent, person } = await team();
+    const alice = await person();
+    await register(alice.api, browsers.subscribe('alice-browser'), 'webpush');
+    await register(alice.api, 'alice-phone', 'mobile');
+    const item = (
+      await agent.post<Item>('/api/items', {
+        title: 'Deploy to production?',
+        message: 'The canary is green.',
+        level: 'warning',
+      })
+    ).body;
+
+    await until(() => browsers.received.some((p) => p.token === 'alice-browser'));
+    await until(() => phones.received.some((p) => p.token === 'alice-phone'));
+    const web = browsers.received.find((p) => p.token === 'alice-browser')!;
+    expect(web.payload).toEqual({
+      title: 'Deploy to production?',
+      body: 'The canary is green.',
+      item_id: item.id,
+      level: 'warning',
+      url: `https://app.beckon.test/items/${item.id}`,
+    });
+    const mobile = phones.received.find((p) => p.token === 'alice-phone')!.payload;
+    expect(mobile).toMatchObject({
+      notification: { title: 'Deploy to production?', body: 'The canary is green.' },
+      data: { item_id: item.id, level: 'warning' },
+    });
+    expect(phones.tokenRequests).toContain('valid');
+    await until(async () => (await entries(item.id)).every((e) => e.delivered_at !== null));
+    expect((await entries(item.id)).map((e) => e.attempts)).toEqual([1, 1]);
+  });
+
+  it('follows preferences: muted channels, minimum level, quiet hours with allowed levels; never the creator', async () => {
+    const { owner, agent, person } = await team();
+    const muter = await person();
+    const picky = await person();
+    const sleeper = await person();
+    const viewer = await person('viewer');
+    const ownerDevice = `owner-${crypto.randomUUID()}`;
+    await register(owner, ownerDevice, 'mobile');
+    for (const [who, token] of [
+      [muter, 'muter'],
+      [picky, 'picky'],
+      [sleeper, 'sleeper'],
+      [viewer, 'viewer'],
+    ] as const) {
+      await register(who.api, `${token}-${ownerDevice}`, 'mobile');
+    }
+    const ops = (await owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body;
+    await muter.api.put('/api/me/preferences', { muted_channels: [ops.id] });
+    await picky.api.put('/api/me/preferences', { min_level: 'warning' });
+    // Quiet all day long in Tokyo: from a minute ago to two minutes ago, wrapping past midnight.
+    const tokyo = (msAgo: number) =>
+      new Date(Date.now() - msAgo).toLocaleTimeString('en-GB', { timeZone: 'Asia/Tokyo' }).slice(0, 5);
+    await sleeper.api.put('/api/me/preferences', {
+      quiet_hours_enabled: true,
+      quiet_hours_start: tokyo(60_000),
+      quiet_hours_end: tokyo(120_000),
+      timezone: 'Asia/Tokyo',
+      quiet_hours_allow_levels: 'error',
+    });
+
+    const recipients = async (body: Record<string, unknown>, as = agent) => {
+      const item = (await as.post<Item>('/api/items', body)).body;
+      const rows = await server.database.sql<{ device_token: string }[]>`
+        select d.device_token from push_queue q join devices d on d.id = q.device_id where q.item_id = ${item.id}`;
+      return rows.map((r) => r.device_token.split('-')[0]).sort();
+    };
+    expect(await recipients({ title: 'info in ops', channel_id: ops.id })).toEqual(['owner', 'viewer']);
+    expect(await recipients({ title: 'an error', level: 'error' })).toEqual([
+      'muter',
+      'owner',
+      'picky',
+      'sleeper',
+      'viewer',
+    ]);
+    expect(await recipients({ title: 'success', level: 'success' })).toEqual(['muter', 'owner', 'viewer']);
+    // A person's own item is not pushed to them.
+    expect(await recipients({ title: 'mine', level: 'error' }, owner)).toEqual([
+      'muter',
+      'picky',
+      'sleeper',
+      'viewer',
+    ]);
+  });
+
+  it('retries after 2^attempts seconds, and marks an entry failed after five attempts', async () => {
+    const { agent, person } = await team();
+    const bob = await person();
+    phones.answer('bob-flaky', [503]);
+    phones.answer('bob-broken', [500, 500, 500, 500, 500, 500]);
+    await register(bob.api, 'bob-flaky', 'mobile');
+    const flaky = (await agent.post<Item>('/api/items', { title: 'flaky' })).body;
+    await until(async () => (await entries(flaky.id))[0]?.attempts === 1);
+    const [first] = await server.database.sql<{ wait: number }[]>`
+      select extract(epoch from next_attempt_at - now())::float8 as wait from push_queue where item_id = ${flaky.id}`;
+    expect(first!.wait).toBeGreaterThan(0.5);
+    expect(first!.wait).toBeLessThanOrEqual(2);
+    await until(async () => (await entries(flaky.id))[0]?.delivered_at !== null);
+    expect((await entries(flaky.id))[0]).toMatchObject({ attempts: 2, permanently_failed: false });
+
+    await register(bob.api, 'bob-broken', 'mobile');
+    const broken = (await agent.post<Item>('/api/items', { title: 'broken' })).body;
+    const brokenEntry = async () =>
+      (
+        await server.database.sql<Entry[]>`
+        select q.attempts, q.permanently_failed, q.delivered_at, q.last_error from push_queue q
+          join devices d on d.id = q.device_id where q.item_id = ${broken.id} and d.device_token = 'bob-broken'`
+      )[0];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await until(async () => (await brokenEntry())?.attempts === attempt);
+      // Skip the wait of 2^attempt seconds.
+      await server.database.sql`
+        update push_queue set next_attempt_at = now()
+         where item_id = ${broken.id} and not permanently_failed and delivered_at is null`;
+    }
+    const last = await brokenEntry();
+    expect(last).toMatchObject({ attempts: 5, permanently_failed: true, delivered_at: null });
+    expect(last!.last_error).toMatch(/^500/);
+  });
+
+  it('forgets a device the push service no longer knows', async () => {
+    const { agent, person } = await team();
+    const carol = await person();
+    await register(carol.api, browsers.subscribe('carol-gone', [410]), 'webpush');
+    await agent.post('/api/items', { title: 'anyone there?' });
+    await until(async () => (await carol.api.get<unknown[]>('/api/push/devices')).body.length === 0);
+  });
+
+  it('never lets concurrent workers take the same entry', async () => {
+    const { agent, person } = await team();
+    const dave = await person();
+    await register(dave.api, 'dave-phone', 'mobile');
+    const others = await Promise.all([1, 2, 3].map(() => startPushWorker(server.deps)));
+    try {
+      const items = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => agent.post<Item>('/api/items', { title: `burst ${i}` })),
+      );
+      const ids = new Set(items.map((r) => r.body.id));
+      const mine = () => phones.received.filter((p) => p.token === 'dave-phone');
+      await until(() => mine().length >= 60);
+      await new Promise((r) => setTimeout(r, 300));
+      const delivered = mine().map((p) => (p.payload as { data: { item_id: string } }).data.item_id);
+      expect(delivered).toHaveLength(60);
+      expect(new Set(delivered)).toEqual(ids);
+    } finally {
+      for (const worker of others) await worker.stop();
+    }
+  });
+});
+
+describe('push without configuration', () => {
+  it('marks every entry permanently failed at once', async () => {
+    const plain = await startTestServer({ worker: true });
+    try {
+      const pf = new Factories(plain.database.db);
+      const account = await pf.account('owner');
+      const user = await pf.user();
+      await pf.member(account.org.id, user.id, 'member');
+      const api = plain.resource.as((await pf.session(user.id, account.org.id)).token);
+      await api.post('/api/push/register', { device_token: 'unconfigured-phone', platform: 'mobile' });
+      const item = (await plain.resource.as(account.token).post<Item>('/api/items', { title: 'x' })).body;
+      const entry = async () =>
+        (await plain.database.sql<Entry[]>`select * from push_queue where item_id = ${item.id}`)[0];
+      await until(async () => (await entry())?.permanently_failed === true);
+      expect(await entry()).toMatchObject({
+        attempts: 1,
+        delivered_at: null,
+        last_error: 'no valid push service account (PUSH_SERVICE_ACCOUNT_JSON)',
+      });
+    } finally {
+      await plain.close();
+    }
+  });
+});
