@@ -13,17 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** An organization with an owner, and a way to add signed-in colleagues to it. */
+/** An organization with an owner, colleagues to add, and the ids of the system roles. */
 async function team() {
-  const account = await f.account('owner');
-  const join = async (role: SystemRole) => {
-    const user = await f.user();
-    await f.member(account.org.id, user.id, role);
-    const session = await f.session(user.id, account.org.id);
-    return { id: user.id, token: session.token, api: server.resource.as(session.token) };
-  };
   const role = async (name: SystemRole) => (await f.systemRole(name)).id;
-  return { ...account, owner: server.resource.as(account.token), join, role };
+  return { ...(await f.team(server.resource)), role };
 }
 
 describe('members', () => {

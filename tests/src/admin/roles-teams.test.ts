@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Factories,
-  type HttpClient,
-  planLimitBody,
-  type SystemRole,
-  startTestServer,
-  type TestServer,
-} from '../harness';
+import { Factories, type HttpClient, planLimitBody, startTestServer, type TestServer } from '../harness';
 
 type Role = { id: string; name: string; is_system: boolean; permissions: string[]; members: number };
 type Team = { id: string; name: string; slug: string; members: number };
@@ -20,16 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-async function org() {
-  const account = await f.account('owner');
-  const join = async (role: SystemRole | { id: string }) => {
-    const user = await f.user();
-    await f.member(account.org.id, user.id, role);
-    const session = await f.session(user.id, account.org.id);
-    return { id: user.id, api: server.resource.as(session.token) };
-  };
-  return { ...account, owner: server.resource.as(account.token), join };
-}
+const org = () => f.team(server.resource);
 
 const createRole = (as: HttpClient, body: Record<string, unknown>) => as.post<Role>('/api/admin/roles', body);
 

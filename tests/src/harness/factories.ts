@@ -105,6 +105,18 @@ export class Factories {
     const session = await this.session(user.id, org.id);
     return { org, user, token: session.token, session };
   }
+
+  /** An organization with its owner signed in on `resource`, and `join(role)` for colleagues. */
+  async team(resource: HttpClient) {
+    const account = await this.account('owner');
+    const join = async (role: SystemRole | { id: string } = 'member') => {
+      const user = await this.user();
+      await this.member(account.org.id, user.id, role);
+      const session = await this.session(user.id, account.org.id);
+      return { id: user.id, token: session.token, api: resource.as(session.token) };
+    };
+    return { ...account, owner: resource.as(account.token), join };
+  }
 }
 
 /**

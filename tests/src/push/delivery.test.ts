@@ -40,19 +40,9 @@ afterAll(async () => {
 
 /** An organization whose owner is an agent's (API key) and whose people register devices. */
 async function team() {
-  const account = await f.account('owner');
-  const key = await f.apiKey(account.org.id, account.user.id);
-  const person = async (role: 'member' | 'viewer' = 'member') => {
-    const user = await f.user();
-    await f.member(account.org.id, user.id, role);
-    return { id: user.id, api: server.resource.as((await f.session(user.id, account.org.id)).token) };
-  };
-  return {
-    ...account,
-    owner: server.resource.as(account.token),
-    agent: server.resource.as(key.token),
-    person,
-  };
+  const team = await f.team(server.resource);
+  const key = await f.apiKey(team.org.id, team.user.id);
+  return { ...team, agent: server.resource.as(key.token), person: team.join };
 }
 
 const register = (api: HttpClient, device_token: string, platform: 'webpush' | 'mobile') =>
