@@ -74,7 +74,10 @@ export const magicLinkTokens = pgTable(
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
   },
-  (t) => [index('magic_link_tokens_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('magic_link_tokens_expires_idx').on(t.expiresAt),
+    index('magic_link_tokens_email_idx').on(t.email, t.createdAt),
+  ],
 );
 
 /**

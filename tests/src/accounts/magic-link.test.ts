@@ -186,6 +186,20 @@ describe('magic link by mail (real SMTP server)', () => {
     const verified = await mailing.auth.get<Grant>(`/auth/verify?token=${link![1]}`);
     expect(verified.status).toBe(200);
   });
+
+  it('sends at most five links to one address in 15 minutes, answering the same every time', async () => {
+    const address = email();
+    const answers = [];
+    for (let i = 0; i < 7; i++) {
+      answers.push((await mailing.auth.post('/auth/magic-link', { email: address })).body);
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    const [stored] = await mailing.database.sql<{ n: number }[]>`
+      select count(*)::int as n from magic_link_tokens where email = ${address.toLowerCase()}`;
+    expect(stored!.n).toBe(5);
+    // Each request answers after its mail was handed over: the five are all there.
+    expect(smtp.messages.filter((m) => m.to.includes(address.toLowerCase()))).toHaveLength(5);
+  });
 });
 
 describe('POST /auth/dev-login', () => {

@@ -9,9 +9,15 @@ import { normalizeEmail } from './users';
 
 const MESSAGE = 'If the address can receive mail, a sign-in link is on its way.';
 
+/** Links per address in a window: more are not sent (the answer stays the same). */
+export const MAGIC_LINKS_PER_WINDOW = 5;
+const WINDOW_MINUTES = 15;
+
 /**
  * Stores a link token (hashed) and mails the link. Unknown addresses take the same path (the
  * account is created at verification), so the answer and its timing say nothing about them.
+ * An address that already got MAGIC_LINKS_PER_WINDOW links in 15 minutes gets no more (so the
+ * endpoint cannot flood a mailbox); the answer is the same 200.
  */
 export async function requestMagicLink(
   deps: Deps,
@@ -24,10 +30,18 @@ export async function requestMagicLink(
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + MAGIC_LINK_MINUTES * 60_000);
   // An unknown org_id is stored as null rather than refused: the answer must not reveal it.
-  await deps.sql`
+  const stored = await deps.sql`
     insert into magic_link_tokens (id, token_hash, email, org_id, created_at, expires_at)
-    values (${uuidv7()}, ${hashToken(token)}, ${email},
-            (select id from organizations where id = ${input.org_id ?? null}::uuid), ${now}, ${expiresAt})`;
+    select ${uuidv7()}, ${hashToken(token)}, ${email},
+           (select id from organizations where id = ${input.org_id ?? null}::uuid), ${now}, ${expiresAt}
+     where (select count(*) from magic_link_tokens
+             where email = ${email} and created_at > ${now}::timestamptz - ${`${WINDOW_MINUTES} minutes`}::interval)
+           < ${MAGIC_LINKS_PER_WINDOW}
+    returning 1`;
+  if (stored.length === 0) {
+    deps.log.warn({ email }, 'magic link not sent: too many for this address');
+    return { message: MESSAGE };
+  }
   if (!deps.mailer.configured) {
     deps.log.info({ email, token }, 'magic link token (development mode: SMTP_HOST is unset)');
     return { message: MESSAGE, token };

@@ -1,0 +1,1 @@
+CREATE INDEX "magic_link_tokens_email_idx" ON "magic_link_tokens" USING btree ("email","created_at");
