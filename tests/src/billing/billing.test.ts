@@ -98,6 +98,31 @@ describe('billing without payment configuration', () => {
 });
 
 describe('billing', () => {
+  it('lists the plans with their limits; those with a price can be bought', async () => {
+    const { api } = await owner();
+    const listed =
+      await api.get<Array<{ code: string; purchasable: boolean; limits: Record<string, unknown> }>>(
+        '/api/billing/plans',
+      );
+    expect(listed.body.map((p) => [p.code, p.purchasable])).toEqual([
+      ['free', false],
+      ['team', true],
+      ['enterprise', true],
+    ]);
+    expect(listed.body[0]!.limits).toEqual({
+      max_seats: 3,
+      max_teams: 1,
+      monthly_notifications: 1000,
+      webhooks: 1,
+      agents: 1,
+    });
+    const plain = (await new Factories(unconfigured.database.db).account('member')).token;
+    const unconfiguredPlans = await unconfigured.resource
+      .as(plain)
+      .get<Array<{ purchasable: boolean }>>('/api/billing/plans');
+    expect(unconfiguredPlans.body.every((p) => !p.purchasable)).toBe(true);
+  });
+
   it('writes the configured prices into the plans', async () => {
     const rows = await server.database.sql<{ code: string; payment_price_id: string | null }[]>`
       select code, payment_price_id from plans order by code`;

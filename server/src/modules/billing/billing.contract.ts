@@ -14,6 +14,24 @@ export const ZSubscription = z
   .meta({ id: 'Subscription' });
 export type SubscriptionView = z.infer<typeof ZSubscription>;
 
+export const ZPlan = z
+  .object({
+    id: z.uuid(),
+    code: z.string(),
+    name: z.string(),
+    limits: z.object({
+      max_seats: z.number().int().nullable(),
+      max_teams: z.number().int().nullable(),
+      monthly_notifications: z.number().int().nullable(),
+      webhooks: z.number().int().nullable(),
+      agents: z.number().int().nullable(),
+    }),
+    audit_retention_days: z.number().int(),
+    purchasable: z.boolean().describe('A price is configured: POST /billing/checkout takes it'),
+  })
+  .meta({ id: 'Plan' });
+export type PlanView = z.infer<typeof ZPlan>;
+
 export const ZCheckoutInput = z.strictObject({ plan_id: z.uuid() });
 export const ZRedirect = z.object({ url: z.string() }).meta({ id: 'BillingRedirect' });
 
@@ -21,6 +39,15 @@ const tags = ['billing'];
 const protect = true;
 const unavailable = 'Without payment configuration: 503 {"error":"billing is not configured"}.';
 export const billingMeta = {
+  plans: {
+    openapi: {
+      method: 'GET',
+      path: '/billing/plans',
+      protect,
+      tags,
+      summary: 'The plans with their limits (null: unlimited), cheapest first',
+    },
+  },
   subscription: {
     openapi: {
       method: 'GET',

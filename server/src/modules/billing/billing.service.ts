@@ -5,7 +5,7 @@ import { type Payments, payments } from '../../billing/payments';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
-import type { SubscriptionView } from './billing.contract';
+import type { PlanView, SubscriptionView } from './billing.contract';
 
 const STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'incomplete'] as const;
 type Status = (typeof STATUSES)[number];
@@ -15,6 +15,25 @@ export function requirePayments(deps: Pick<Deps, 'env'>): Payments {
   const configured = payments(deps.env);
   if (!configured) throw AppError.unavailable('billing is not configured');
   return configured;
+}
+
+type PlanRow = Omit<PlanView, 'limits' | 'purchasable'> &
+  PlanView['limits'] & { payment_price_id: string | null };
+
+/** Every plan and its limits; `purchasable` when payments are configured and it has a price. */
+export async function listPlans(deps: Deps): Promise<PlanView[]> {
+  const configured = payments(deps.env) !== null;
+  const rows = await deps.sql<PlanRow[]>`
+    select id, code, name, max_seats, max_teams, monthly_notifications, webhooks, agents,
+           audit_retention_days, payment_price_id
+      from plans order by array_position(array['free', 'team', 'enterprise'], code), code`;
+  return rows.map(
+    ({ max_seats, max_teams, monthly_notifications, webhooks, agents, payment_price_id, ...plan }) => ({
+      ...plan,
+      limits: { max_seats, max_teams, monthly_notifications, webhooks, agents },
+      purchasable: configured && payment_price_id !== null,
+    }),
+  );
 }
 
 type SubscriptionRow = {

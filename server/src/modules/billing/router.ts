@@ -1,11 +1,16 @@
+import { z } from 'zod';
 import { router } from '../../trpc/init';
-import { permissionProcedure } from '../../trpc/procedures';
-import { billingMeta, ZCheckoutInput, ZRedirect, ZSubscription } from './billing.contract';
-import { getSubscription, openPortal, startCheckout } from './billing.service';
+import { authedProcedure, permissionProcedure } from '../../trpc/procedures';
+import { billingMeta, ZCheckoutInput, ZPlan, ZRedirect, ZSubscription } from './billing.contract';
+import { getSubscription, listPlans, openPortal, startCheckout } from './billing.service';
 
 const billing = permissionProcedure('org.billing');
 
 export const billingRouter = router({
+  plans: authedProcedure
+    .meta(billingMeta.plans)
+    .output(z.array(ZPlan))
+    .query(({ ctx }) => listPlans(ctx.deps)),
   subscription: billing
     .meta(billingMeta.subscription)
     .output(ZSubscription)

@@ -13,20 +13,9 @@ export const actorOf = (identity: Identity): Actor =>
 
 export const SYSTEM: Actor = { type: 'system', id: null };
 
-export const EVENT_KINDS = [
-  'item.created',
-  'item.updated',
-  'item.answered',
-  'item.dismissed',
-  'item.acked',
-  'item.archived',
-  'item.unarchived',
-  'item.restored',
-  'item.expired',
-  'item.withdrawn',
-  'item.commented',
-] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+import type { EventKind } from './event-kinds';
+
+export { EVENT_KINDS, type EventKind } from './event-kinds';
 
 /** Events that are reported to the item's callback_url. */
 const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set([

@@ -1,0 +1,62 @@
+import { can } from '@beckon/server/auth/permissions';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { Loading } from '../../components/notice';
+import { Link } from '../../lib/router';
+import { authTrpc } from '../../lib/trpc';
+import { BillingPanel } from './billing-panel';
+import { MembersPanel } from './members-panel';
+import { NotificationsPanel } from './notifications-panel';
+
+const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
+
+/** The settings sections, each shown to those who hold its permission (notifications: everyone). */
+const SECTIONS = [
+  { id: 'notifications', label: 'Notifications', permission: null },
+  { id: 'members', label: 'Members', permission: 'users.invite' },
+  { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
+  { id: 'billing', label: 'Billing', permission: 'org.billing' },
+] as const;
+export type SettingsSection = (typeof SECTIONS)[number]['id'];
+
+const panels: Record<SettingsSection, () => ReactNode> = {
+  notifications: () => <NotificationsPanel />,
+  members: () => <MembersPanel />,
+  webhooks: () => (
+    <Suspense fallback={<Loading />}>
+      <WebhooksPanel />
+    </Suspense>
+  ),
+  billing: () => <BillingPanel />,
+};
+
+export const isSettingsSection = (value: string): value is SettingsSection => SECTIONS.some((s) => s.id === value);
+
+/** /settings/<section>: what the caller may see of the organization's settings, and their own. */
+export function SettingsPage({ section }: { section: SettingsSection }) {
+  const me = useQuery(authTrpc.accounts.me.queryOptions());
+  if (me.isPending) return <Loading />;
+  const permissions = me.data?.permissions ?? [];
+  const visible = SECTIONS.filter((s) => s.permission === null || can(permissions, s.permission));
+  const current = visible.find((s) => s.id === section) ?? visible[0];
+  return (
+    <div className="mx-auto max-w-5xl space-y-4 p-3 sm:p-4">
+      <h1 className="text-xl font-semibold text-gray-900">Settings</h1>
+      <nav aria-label="Settings" className="flex flex-wrap gap-1 border-b border-gray-200 pb-2">
+        {visible.map((s) => (
+          <Link
+            key={s.id}
+            to={`/settings/${s.id}`}
+            aria-current={s.id === current?.id ? 'page' : undefined}
+            className={`rounded-md px-2.5 py-1.5 text-sm font-medium focus-ring ${
+              s.id === current?.id ? 'bg-indigo-50 text-indigo-900' : 'text-gray-800 hover:bg-gray-100'
+            }`}
+          >
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+      {current ? panels[current.id]() : null}
+    </div>
+  );
+}
