@@ -14,6 +14,9 @@ const ItemPage = lazy(() => import('./features/item/item-page').then((m) => ({ d
 const AgentsPage = lazy(() =>
   import('./features/agents/agents-page').then((m) => ({ default: m.AgentsPage })),
 );
+const SettingsPage = lazy(() =>
+  import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
+);
 
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense fallback={<Loading />}>{children}</Suspense>
@@ -32,7 +35,10 @@ function NotFound() {
   );
 }
 
-/** Routes: /login, /verify?token=, /auth/callback#token=, /invite/:code, /, /items/:id, /agents. */
+/**
+ * Routes: /login, /verify?token=, /auth/callback#token=, /invite/:code, /, /items/:id, /agents,
+ * /settings/:section (notifications, members, webhooks, billing).
+ */
 export function App() {
   const token = useToken();
   const location = useLocation();
@@ -73,6 +79,17 @@ export function App() {
       <Shell page="agents">
         <Lazy>
           <AgentsPage />
+        </Lazy>
+      </Shell>
+    );
+  }
+  const settings =
+    pathname === '/settings' ? { section: 'notifications' } : matchPath('/settings/:section', pathname);
+  if (settings?.section) {
+    return (
+      <Shell page="settings">
+        <Lazy>
+          <SettingsPage section={settings.section} />
         </Lazy>
       </Shell>
     );

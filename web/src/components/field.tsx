@@ -8,3 +8,6 @@ export const labelClass = 'block text-sm font-medium text-gray-900';
 export function FieldError({ message }: { message: string | undefined }) {
   return message ? <p className="mt-1 text-sm font-medium text-red-800">{message}</p> : null;
 }
+
+/** A section of a page: white, bordered, spaced. */
+export const cardClass = 'rounded-lg border border-gray-200 bg-white p-4 shadow-xs space-y-4';

@@ -2,8 +2,9 @@ import { Field, Input, Label, Select } from '@headlessui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { controlClass, FieldError, labelClass } from '../../components/field';
+import { cardClass, controlClass, FieldError, labelClass } from '../../components/field';
 import { Modal } from '../../components/modal';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
@@ -13,8 +14,6 @@ import { ConnectPanel } from './connect-panel';
 
 type CreatedKey = AuthOutputs['accounts']['createApiKey'];
 type ApiKey = AuthOutputs['accounts']['listApiKeys'][number];
-
-const card = 'rounded-lg border border-gray-200 bg-white p-4 shadow-xs space-y-4';
 
 function CreateAgentForm() {
   const queryClient = useQueryClient();
@@ -204,23 +203,15 @@ function KeyList() {
           );
         })}
       </ul>
-      <Modal open={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this key?">
-        <p className="text-sm text-gray-800">
-          {revoking?.label} ({revoking?.agent_name}) stops working at once. This cannot be undone.
-        </p>
-        <div className="mt-4 flex justify-end gap-2">
-          <Button onClick={() => setRevoking(null)}>Cancel</Button>
-          <Button
-            variant="danger"
-            onClick={() => {
-              if (revoking) revoke.mutate({ key_id: revoking.id });
-              setRevoking(null);
-            }}
-          >
-            Revoke key
-          </Button>
-        </div>
-      </Modal>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        onConfirm={() => revoking && revoke.mutate({ key_id: revoking.id })}
+        onClose={() => setRevoking(null)}
+      >
+        {revoking?.label} ({revoking?.agent_name}) stops working at once. This cannot be undone.
+      </ConfirmDialog>
     </>
   );
 }
@@ -262,7 +253,7 @@ export function AgentsPage() {
   return (
     <div className="mx-auto max-w-5xl space-y-4 p-3 sm:p-4">
       <h1 className="text-xl font-semibold text-gray-900">Agents and API keys</h1>
-      <section className={card} aria-labelledby="agents-heading">
+      <section className={cardClass} aria-labelledby="agents-heading">
         <h2 id="agents-heading" className="text-lg font-semibold text-gray-900">
           Agents
         </h2>
@@ -290,7 +281,7 @@ export function AgentsPage() {
           </ul>
         )}
       </section>
-      <section className={card} aria-labelledby="keys-heading">
+      <section className={cardClass} aria-labelledby="keys-heading">
         <h2 id="keys-heading" className="text-lg font-semibold text-gray-900">
           API keys
         </h2>
@@ -307,7 +298,7 @@ export function AgentsPage() {
         )}
         <KeyList />
       </section>
-      <div className={card}>
+      <div className={cardClass}>
         <ConnectPanel apiKey={lastKey} />
       </div>
       <NewKeyDialog created={created} onClose={() => setCreated(null)} />

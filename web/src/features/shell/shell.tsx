@@ -1,3 +1,4 @@
+import { can } from '@beckon/server/auth/permissions';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
@@ -50,13 +51,15 @@ function NavLink({ to, active, children }: { to: string; active: boolean; childr
   );
 }
 
-export function Shell({ page, children }: { page: 'inbox' | 'item' | 'agents'; children: ReactNode }) {
+const TITLES = { inbox: 'Inbox', item: 'Item', agents: 'Agents', settings: 'Settings' } as const;
+
+export function Shell({ page, children }: { page: keyof typeof TITLES; children: ReactNode }) {
   const token = useToken();
   const live = useLiveUpdates(token);
   const me = useQuery(authTrpc.accounts.me.queryOptions());
   const stats = useQuery(trpc.stats.get.queryOptions());
   const pathname = useLocation().pathname;
-  useTitleBadge(stats.data?.open, page === 'agents' ? 'Agents' : page === 'item' ? 'Item' : 'Inbox');
+  useTitleBadge(stats.data?.open, TITLES[page]);
   const logout = useMutation(
     authTrpc.accounts.logout.mutationOptions({
       onSettled: () => {
@@ -66,9 +69,7 @@ export function Shell({ page, children }: { page: 'inbox' | 'item' | 'agents'; c
       },
     }),
   );
-  const canManageAgents = me.data?.permissions.some(
-    (p) => p === '*' || p === 'agents.*' || p === 'agents.manage',
-  );
+  const canManageAgents = me.data && can(me.data.permissions, 'agents.manage');
 
   return (
     <div className="min-h-screen bg-gray-50">
@@ -98,6 +99,9 @@ export function Shell({ page, children }: { page: 'inbox' | 'item' | 'agents'; c
                 Agents
               </NavLink>
             )}
+            <NavLink to="/settings" active={pathname.startsWith('/settings')}>
+              Settings
+            </NavLink>
           </nav>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             <LiveIndicator status={live} />

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, startFakePayments, startTestServer, type TestServer } from '../harness';
+import { type Dashboard, ensureDashboardBuilt, screenshot, startDashboard } from './browser';
+
+let server: TestServer;
+let dashboard: Dashboard;
+let fake: Awaited<ReturnType<typeof startFakePayments>>;
+let f: Factories;
+
+beforeAll(async () => {
+  ensureDashboardBuilt();
+  fake = await startFakePayments();
+  server = await startTestServer({
+    env: {
+      PAYMENT_SECRET_KEY: 'sk_test_dashboard',
+      PAYMENT_WEBHOOK_SECRET: 'whsec_dashboard',
+      PAYMENT_PRICE_TEAM: 'price_team',
+      PAYMENT_API_URL: fake.url,
+    },
+  });
+  dashboard = await startDashboard(server);
+  f = new Factories(server.database.db);
+}, 240_000);
+
+afterAll(async () => {
+  await dashboard?.close();
+  await server?.close();
+  await fake?.close();
+});
+
+describe('settings in the dashboard', () => {
+  it('lets an owner set their notifications, manage members and webhooks, and start a checkout', async () => {
+    const team = await f.team(server.resource);
+    const colleague = await team.join('member');
+    const [{ email }] = await server.database.sql<
+      [{ email: string }]
+    >`select email from users where id = ${colleague.id}`;
+    const ops = (await team.owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body;
+    const context = await dashboard.context({ width: 1280, token: team.token });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Settings' }).click();
+
+    // Notifications: the person's own preferences.
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+    await page.getByLabel('Push items at or above').selectOption('warning');
+    await page.getByRole('checkbox', { name: 'No pushes during quiet hours' }).click();
+    await page.getByLabel('Time zone').fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Save preferences' }).click();
+    await page.getByText('not an IANA time zone').waitFor();
+    await page.getByLabel('Time zone').fill('Europe/Paris');
+    await page.getByRole('checkbox', { name: 'ops' }).click();
+    await page.getByRole('button', { name: 'Save preferences' }).click();
+    await page.getByRole('status').getByText('Saved').waitFor();
+    expect((await team.owner.get('/api/me/preferences')).body).toMatchObject({
+      min_level: 'warning',
+      quiet_hours_enabled: true,
+      timezone: 'Europe/Paris',
+      muted_channels: [ops.id],
+    });
+
+    // Members: a role changed in place, then a removal that ends the member's session.
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
+    await page.getByLabel(`Role of ${email}`).selectOption({ label: 'viewer' });
+    await expect
+      .poll(async () => (await colleague.api.get<{ role: string }>('/api/me')).body.role)
+      .toBe('viewer');
+    await page.getByRole('button', { name: `Remove ${email}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
+    await page.getByRole('list', { name: 'Members' }).getByText(email).waitFor({ state: 'detached' });
+    expect((await colleague.api.get('/api/me')).status).toBe(401);
+
+    // Webhooks: the generated secret is shown once.
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Name').fill('ops');
+    await page.getByLabel('URL').fill('https://hooks.example.test/beckon');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByText('Its signing secret, shown this once').waitFor();
+    const listed = (await team.owner.get<Array<{ name: string; events: string[] }>>('/api/webhooks')).body;
+    expect(listed).toEqual([
+      expect.objectContaining({ name: 'ops', events: ['item.created', 'item.answered', 'item.dismissed'] }),
+    ]);
+    await screenshot(page, 'settings');
+    await page.getByRole('button', { name: 'Delete webhook ops' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByText('No webhooks yet.').waitFor();
+
+    // Billing: the plan and its usage, and the way to a hosted checkout.
+    await page.route('https://pay.example.test/**', (route) =>
+      route.fulfill({ body: 'the hosted checkout' }),
+    );
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Billing' }).click();
+    await page.getByText('Plan Free').waitFor();
+    await page.getByText('Members').and(page.locator('dt')).waitFor();
+    await page.getByRole('button', { name: 'Upgrade to Team' }).click();
+    await page.waitForURL(/^https:\/\/pay\.example\.test\/c\/cs_/);
+    expect(fake.calls.at(-1)).toMatchObject({ path: '/v1/checkout/sessions' });
+    await page.goto('/settings/billing?checkout=done');
+    await page.getByText('The plan changes as soon as the payment is confirmed').waitFor();
+  }, 60_000);
+
+  it('shows a member only their own notifications', async () => {
+    const team = await f.team(server.resource);
+    const member = await team.join('member');
+    const context = await dashboard.context({ width: 375, height: 812, token: member.token });
+    const page = await context.newPage();
+    await page.goto('/settings/billing');
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+    const sections = await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('link')
+      .allTextContents();
+    expect(sections).toEqual(['Notifications']);
+  }, 60_000);
+});
