@@ -49,7 +49,8 @@ export const deliveryAttempts = pgTable(
     /** Stable across retries of the same delivery (X-Service-Delivery). */
     deliveryId: uuid('delivery_id').notNull(),
     kind: text('kind', { enum: ['callback', 'webhook'] }).notNull(),
-    webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    /** Null once the webhook is deleted: its attempts stay visible. */
+    webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'set null' }),
     itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
     event: text('event').notNull(),
     url: text('url').notNull(),

@@ -61,13 +61,25 @@ export class AttemptRecorder {
     this.pending = [];
     if (batch.length === 0) return;
     try {
-      await this.sql`insert into delivery_attempts ${this.sql(
-        batch.map((entry) => entry.row),
-        ...COLUMNS,
-      )}`;
+      await this.insert(batch.map((entry) => entry.row));
       for (const entry of batch) entry.resolve();
+    } catch {
+      // One row must not sink the others (their jobs would run and POST again): each alone.
+      await Promise.all(batch.map((entry) => this.insertAlone(entry.row).then(entry.resolve, entry.reject)));
+    }
+  }
+
+  private insert(rows: AttemptRecord[]) {
+    return this.sql`insert into delivery_attempts ${this.sql(rows, ...COLUMNS)}`;
+  }
+
+  /** A webhook deleted while its delivery was under way: the attempt is kept without it. */
+  private async insertAlone(row: AttemptRecord): Promise<void> {
+    try {
+      await this.insert([row]);
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      if ((error as { code?: unknown }).code !== '23503' || row.webhook_id === null) throw error;
+      await this.insert([{ ...row, webhook_id: null }]);
     }
   }
 }

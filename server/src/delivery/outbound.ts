@@ -38,12 +38,17 @@ function buildForbiddenRanges(): BlockList {
     ['127.0.0.0', 8],
     ['169.254.0.0', 16], // link-local, home of the cloud metadata service 169.254.169.254
     ['172.16.0.0', 12],
+    ['192.0.0.0', 24], // IETF protocol assignments
     ['192.168.0.0', 16],
+    ['198.18.0.0', 15], // benchmarking networks
     ['224.0.0.0', 4], // multicast
     ['240.0.0.0', 4], // reserved, and the broadcast address
   ];
   const ipv6: Array<[string, number]> = [
     ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible form (::a.b.c.d)
+    ['64:ff9b::', 96], // NAT64: reaches IPv4 addresses, internal ones included
+    ['64:ff9b:1::', 48], // local-use NAT64
+    ['2002::', 16], // 6to4: embeds an IPv4 address
     ['fc00::', 7], // unique local (AWS serves metadata at fd00:ec2::254)
     ['fe80::', 10], // link-local
     ['ff00::', 8], // multicast

@@ -17,8 +17,9 @@ const never =
   async () => ({ ok: false, retry: false, gone: false, error });
 const failure = (status: number, error: string): PushOutcome => ({
   ok: false,
-  // Throttled or down: later. Gone (404, 410): the subscription ended. Anything else: a bad request.
-  retry: status === 429 || status >= 500,
+  // Throttled, down, or an access token that expired (401): later. Gone (404, 410): the
+  // subscription ended. Anything else: a bad request.
+  retry: status === 429 || status === 401 || status >= 500,
   gone: status === 404 || status === 410,
   error: `${status} ${error}`.slice(0, 200),
 });
@@ -68,11 +69,13 @@ export function webPushAdapter(env: Env): PushAdapter {
       return { ok: true };
     } catch (error) {
       if (error instanceof WebPushError) return failure(error.statusCode, error.body || error.message);
+      const message = String((error as Error).message ?? error).slice(0, 200);
+      // A refused destination stays refused; a network failure may pass later.
       return {
         ok: false,
-        retry: true,
+        retry: !message.startsWith('destination not allowed'),
         gone: false,
-        error: String((error as Error).message ?? error).slice(0, 200),
+        error: message,
       };
     }
   };

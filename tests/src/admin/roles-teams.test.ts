@@ -92,6 +92,11 @@ describe('roles', () => {
     expect(editSystem.status).toBe(403);
     expect(editSystem.body).toEqual({ error: 'system roles cannot be edited' });
     expect((await owner.patch(`/api/admin/roles/${role.id}`, {})).status).toBe(400);
+    const cleared = await owner.patch<Role & { description: string }>(`/api/admin/roles/${role.id}`, {
+      description: '',
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.description).toBe('');
   });
 
   it('deletes a custom role only once nobody holds it and no open invitation offers it', async () => {

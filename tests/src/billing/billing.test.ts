@@ -250,6 +250,47 @@ describe('billing', () => {
     });
   });
 
+  it("trusts only its own metadata, and keeps following the organization's first subscription", async () => {
+    const { api, org } = await owner();
+    // A checkout that is not ours (a payment link) names the organization in client_reference_id.
+    await sendEvent('checkout.session.completed', {
+      id: 'cs_foreign',
+      object: 'checkout.session',
+      client_reference_id: org.id,
+      customer: 'cus_stranger',
+      subscription: 'sub_stranger',
+      metadata: {},
+    });
+    expect((await subscription(api)).customer).toBe(false);
+
+    await api.post('/api/billing/checkout', { plan_id: plans.team });
+    const customer = fake.calls.at(-1)!.params.customer!;
+    await sendEvent(
+      'customer.subscription.created',
+      subscriptionObject(org.id, { id: 'sub_first', customer }),
+    );
+    // A second subscription (a duplicate checkout) neither moves nor ends the organization's.
+    await sendEvent(
+      'customer.subscription.created',
+      subscriptionObject(org.id, {
+        id: 'sub_second',
+        customer,
+        items: {
+          object: 'list',
+          data: [{ id: 'si_2', price: { id: 'price_enterprise' }, current_period_end: 1_900_000_000 }],
+        },
+      }),
+    );
+    await sendEvent(
+      'customer.subscription.deleted',
+      subscriptionObject(org.id, { id: 'sub_second', customer, status: 'canceled' }),
+    );
+    expect(await subscription(api)).toMatchObject({ plan: { code: 'team' }, status: 'active' });
+    const [row] = await server.database.sql<{ payment_subscription_id: string }[]>`
+      select payment_subscription_id from subscriptions where org_id = ${org.id}`;
+    expect(row!.payment_subscription_id).toBe('sub_first');
+  });
+
   it('refuses events with a bad signature and ignores kinds it does not handle', async () => {
     const { api, org } = await owner();
     const forged = await sendEvent(

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { AttemptRecorder } from '@beckon/server/delivery/attempts';
+import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, planLimitBody, startReceiver, startTestServer, type TestServer } from '../harness';
 
@@ -86,6 +88,26 @@ describe('outbound webhooks', () => {
       expect(bodies[index]).toMatchObject({ id: expect.any(String), created_at: expect.any(String) });
       expect(bodies[index]!.data.item.id).toBe(item.id);
     }
+  });
+
+  it('delivers every kind to a webhook subscribed to *', async () => {
+    const { api } = await owner();
+    const hook = await receiver();
+    const created = await api.post<Webhook & { events: string[] }>('/api/webhooks', {
+      name: 'all',
+      url: hook.url,
+      events: ['item.created', '*'],
+    });
+    expect(created.body.events).toEqual(['*']);
+    const item = (await api.post<Item>('/api/items', { title: 'everything' })).body;
+    await api.post(`/api/items/${item.id}/ack`);
+    await api.post(`/api/items/${item.id}/comments`, { body: 'noted' });
+    const received = await hook.waitFor(3);
+    expect(received.map((r) => r.headers['x-service-event']).sort()).toEqual([
+      'item.acked',
+      'item.commented',
+      'item.created',
+    ]);
   });
 
   it('retries a failed delivery with the same id and bytes, and shows every attempt', async () => {
@@ -208,5 +230,38 @@ describe('delivery log', () => {
     });
     expect(deliveries[0]).toMatchObject({ kind: 'callback', webhook_id: null, attempt: 1, status_code: 200 });
     expect((await api.get('/api/deliveries?cursor=nonsense')).status).toBe(400);
+  });
+
+  it('keeps every attempt of a batch when one belongs to a webhook deleted meanwhile', async () => {
+    const { api, org } = await owner();
+    const item = (await api.post<Item>('/api/items', { title: 'batch' })).body;
+    const [gone] = await server.database.sql<{ id: string }[]>`
+      insert into webhooks (org_id, name, url, events, secret)
+      values (${org.id}, 'gone', 'https://example.com', '{item.created}', 'secret') returning id`;
+    await server.database.sql`delete from webhooks where id = ${gone!.id}`;
+    const recorder = new AttemptRecorder(server.database.sql);
+    const row = (kind: 'callback' | 'webhook', webhookId: string | null) => ({
+      id: uuidv7(),
+      org_id: org.id,
+      delivery_id: uuidv7(),
+      kind,
+      webhook_id: webhookId,
+      item_id: item.id,
+      event: 'item.created',
+      url: 'https://example.com',
+      attempt: 1,
+      status_code: 200,
+      error: null,
+      duration_ms: 1,
+    });
+    const rows = [row('webhook', gone!.id), row('callback', null)];
+    await Promise.all(rows.map((r) => recorder.record(r)));
+    const stored = await server.database.sql<{ kind: string; webhook_id: string | null }[]>`
+      select kind, webhook_id from delivery_attempts where id in ${server.database.sql(rows.map((r) => r.id))}
+      order by kind`;
+    expect(stored).toEqual([
+      { kind: 'callback', webhook_id: null },
+      { kind: 'webhook', webhook_id: null },
+    ]);
   });
 });

@@ -54,6 +54,14 @@ describe('push devices', () => {
     await asA.post('/api/push/register', { device_token: 'fcm-token-1', platform: 'mobile' });
     expect((await asA.get<unknown[]>('/api/push/devices')).body).toHaveLength(2);
 
+    // An item for A (this server runs no push worker: the entries wait).
+    const key = await f.apiKey(a.org.id, a.user.id);
+    await server.resource.as(key.token).post('/api/items', { title: 'for A' });
+    const waiting = () =>
+      server.database.sql<{ n: number }[]>`
+        select count(*)::int as n from push_queue where device_id = ${web.body.id} and delivered_at is null`;
+    expect((await waiting())[0]!.n).toBe(1);
+
     // The same browser signed in as someone else: the device follows.
     const moved = await asB.post<{ id: string }>('/api/push/register', {
       device_token: subscription('1'),
@@ -61,6 +69,8 @@ describe('push devices', () => {
     });
     expect(moved.body.id).toBe(web.body.id);
     expect((await asA.get<unknown[]>('/api/push/devices')).body).toHaveLength(1);
+    // What was still waiting for the previous owner does not go to the new one.
+    expect((await waiting())[0]!.n).toBe(0);
 
     expect((await asB.post('/api/push/unregister', { device_token: 'fcm-token-1' })).body).toEqual({
       unregistered: false,
@@ -130,6 +140,13 @@ describe('preferences', () => {
       'quiet_hours_start',
       'timezone',
     ]);
+    // Abbreviations mean different zones to different systems (IST), or none to the database (AET).
+    for (const zone of ['AET', 'IST', 'Mars/Olympus']) {
+      expect((await api.put('/api/me/preferences', { timezone: zone })).status, zone).toBe(400);
+    }
+    expect(
+      (await api.put<Preferences>('/api/me/preferences', { timezone: 'America/Sao_Paulo' })).body.timezone,
+    ).toBe('America/Sao_Paulo');
   });
 
   it("mutes this organization's channels and keeps another organization's mutes", async () => {

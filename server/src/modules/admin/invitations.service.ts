@@ -11,6 +11,7 @@ import { normalizeEmail } from '../accounts/users';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
 import type { CreateInvitationInput, InvitationView } from './invitations.contract';
+import { lockGivenRole } from './members.service';
 
 type InvitationRow = {
   id: string;
@@ -62,9 +63,7 @@ export async function createInvitation(deps: Deps, identity: Identity, input: Cr
   const id = uuidv7();
   const email = input.email ? normalizeEmail(input.email) : null;
   const row = await deps.sql.begin(async (tx) => {
-    const [role] = await tx<{ permissions: string[] }[]>`
-      select permissions from roles where id = ${input.role_id} and (org_id is null or org_id = ${identity.orgId})`;
-    if (!role) throw AppError.invalid({ role_id: 'no such role in this organization' });
+    const role = await lockGivenRole(tx, identity.orgId, input.role_id);
     const missing = missingToGrant(identity.permissions, role.permissions);
     if (missing) throw AppError.permissionDenied(missing);
     await tx`insert into invitations (id, org_id, role_id, kind, email, code_hash, max_uses, expires_at, created_by, created_at)

@@ -53,10 +53,23 @@ export function requireHolding(identity: Identity, permissions: readonly string[
 
 /**
  * Member changes of one organization run one after the other (the organization's row is their
- * lock), so two concurrent demotions can never leave it without an Owner.
+ * lock), so two concurrent demotions can never leave it without an Owner. NO KEY: rows that
+ * merely reference the organization (items, audit entries) are not held up.
  */
 async function lockOrganization(tx: Queryable, orgId: string): Promise<void> {
-  await tx`select 1 from organizations where id = ${orgId} for update`;
+  await tx`select 1 from organizations where id = ${orgId} for no key update`;
+}
+
+/**
+ * A role the organization may give, locked against a concurrent edit or deletion until the
+ * change commits: the escalation guard then checks the permissions that are given.
+ */
+export async function lockGivenRole(tx: Queryable, orgId: string, roleId: string) {
+  const [role] = await tx<{ id: string; name: string; is_system: boolean; permissions: string[] }[]>`
+    select id, name, is_system, permissions from roles
+     where id = ${roleId} and (org_id is null or org_id = ${orgId}) for share`;
+  if (!role) throw AppError.invalid({ role_id: 'no such role in this organization' });
+  return role;
 }
 
 async function isLastOwner(tx: Queryable, orgId: string, member: MemberRow): Promise<boolean> {
@@ -89,10 +102,7 @@ export async function changeMemberRole(
   const row = await deps.sql.begin(async (tx) => {
     await lockOrganization(tx, orgId);
     const member = await findMember(tx, orgId, input.user_id);
-    const [role] = await tx<{ id: string; name: string; is_system: boolean; permissions: string[] }[]>`
-      select id, name, is_system, permissions from roles
-       where id = ${input.role_id} and (org_id is null or org_id = ${orgId})`;
-    if (!role) throw AppError.invalid({ role_id: 'no such role in this organization' });
+    const role = await lockGivenRole(tx, orgId, input.role_id);
     requireHolding(identity, member.permissions);
     requireHolding(identity, role.permissions);
     if (!isOwner(role) && (await isLastOwner(tx, orgId, member))) {

@@ -41,7 +41,7 @@ export const ZUpdateRoleInput = z
     description: z.string().max(500).optional(),
     permissions: ZPermissions.optional(),
   })
-  .refine((input) => input.name ?? input.description ?? input.permissions, {
+  .refine((input) => [input.name, input.description, input.permissions].some((v) => v !== undefined), {
     error: 'give at least one of name, description, permissions',
   });
 export type UpdateRoleInput = z.infer<typeof ZUpdateRoleInput>;

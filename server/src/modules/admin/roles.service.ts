@@ -98,11 +98,12 @@ export async function deleteRole(deps: Deps, identity: Identity, roleId: string)
   const orgId = identity.orgId;
   const row = await deps.sql.begin(async (tx) => {
     const role = await customRole(tx, orgId, roleId);
-    // Locking the role row above makes a concurrent change-role or invitation to it wait.
-    if (role.members > 0) {
-      throw AppError.conflict('the role has members: give them another role first', {
-        members: role.members,
-      });
+    // The role row is locked now (a change-role or invitation giving it waits, or went first):
+    // count its holders afresh.
+    const [{ members }] = await tx<[{ members: number }]>`
+      select count(*)::int as members from memberships where role_id = ${role.id}`;
+    if (members > 0) {
+      throw AppError.conflict('the role has members: give them another role first', { members });
     }
     const [open] = await tx`
       select 1 from invitations

@@ -116,6 +116,11 @@ export async function addTeamMember(
 ): Promise<TeamMemberView> {
   const row = await deps.sql.begin(async (tx) => {
     await findTeam(tx, identity.orgId, input.team_id);
+    // Held until the insert commits: a concurrent removal of the member waits, then takes the
+    // team membership away with the rest.
+    const [member] = await tx`
+      select 1 from memberships where org_id = ${identity.orgId} and user_id = ${input.user_id} for share`;
+    if (!member) throw AppError.notFound();
     const [added] = await tx<TeamMemberRow[]>`
       with added as (
         insert into team_members (team_id, user_id)
@@ -124,11 +129,7 @@ export async function addTeamMember(
         on conflict do nothing
         returning user_id, created_at)
       select a.user_id, u.email, u.name, a.created_at as added_at from added a join users u on u.id = a.user_id`;
-    if (!added) {
-      const [member] = await tx`
-        select 1 from memberships where org_id = ${identity.orgId} and user_id = ${input.user_id}`;
-      throw member ? AppError.conflict('already a member of the team') : AppError.notFound();
-    }
+    if (!added) throw AppError.conflict('already a member of the team');
     await recordOrgChange(tx, identity, 'team.add_member', {
       team_id: input.team_id,
       user_id: input.user_id,

@@ -182,14 +182,15 @@ export async function applyPaymentEvent(deps: Deps, event: Stripe.Event): Promis
     switch (event.type) {
       case 'checkout.session.completed': {
         const session = event.data.object;
-        const orgId = await orgOf(tx, {
-          orgId: orgIdIn(session.metadata) ?? session.client_reference_id ?? undefined,
-          customer: idOf(session.customer),
-        });
+        // Only what we set ourselves: a client_reference_id can come from anyone's payment link.
+        const orgId = await orgOf(tx, { orgId: orgIdIn(session.metadata), customer: idOf(session.customer) });
         if (!orgId) return 'checkout for an unknown organization';
         await tx`update subscriptions
                     set payment_customer_id = coalesce(${idOf(session.customer)}, payment_customer_id),
-                        payment_subscription_id = coalesce(${idOf(session.subscription)}, payment_subscription_id),
+                        payment_subscription_id = case
+                          when payment_subscription_id is null or status = 'canceled'
+                          then coalesce(${idOf(session.subscription)}, payment_subscription_id)
+                          else payment_subscription_id end,
                         updated_at = now()
                   where org_id = ${orgId}`;
         await audit(tx, orgId, 'billing.checkout_completed', { subscription: idOf(session.subscription) });
@@ -205,6 +206,17 @@ export async function applyPaymentEvent(deps: Deps, event: Stripe.Event): Promis
           subscription: subscription.id,
         });
         if (!orgId) return 'subscription of an unknown organization';
+        // The organization follows one subscription: another one (a duplicate checkout) does not
+        // move it while the current one is alive.
+        const [current] = await tx<{ payment_subscription_id: string | null; status: Status }[]>`
+          select payment_subscription_id, status from subscriptions where org_id = ${orgId} for update`;
+        if (
+          current?.payment_subscription_id &&
+          current.payment_subscription_id !== subscription.id &&
+          current.status !== 'canceled'
+        ) {
+          return `${orgId}: ignored ${subscription.id}, it follows ${current.payment_subscription_id}`;
+        }
         const ended = event.type === 'customer.subscription.deleted';
         const status = ended ? 'canceled' : statusOf(subscription.status);
         const item = subscription.items.data[0];

@@ -138,7 +138,8 @@ const webhookJobs = (
            identifier => 'deliver_webhook', max_attempts => ${JOB_MAX_ATTEMPTS},
            payload => json_build_object('webhook_id', w.id, 'event_id', ${eventId}::uuid,
                                         'delivery_id', gen_random_uuid(), 'attempt', 1))
-    from webhooks w where w.org_id = ${orgId} and w.active and ${event}::text = any(w.events))`;
+    from webhooks w
+   where w.org_id = ${orgId} and w.active and (${event}::text = any(w.events) or '*' = any(w.events)))`;
 
 /**
  * What follows a change of an item, as parts of one SQL statement: the audit entry and the

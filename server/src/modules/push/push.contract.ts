@@ -5,10 +5,12 @@ import type { Meta } from '../../trpc/init';
 const HHMM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 const ZTime = z.string().regex(HHMM, { error: 'must be HH:MM (24 h)' });
 
+/** An IANA zone name (Area/Location, or UTC): abbreviations such as IST mean different zones to different systems. */
+const ZONE_NAME = /^(UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+)$/;
 const isTimeZone = (zone: string) => {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
+    return ZONE_NAME.test(zone);
   } catch {
     return false;
   }
@@ -52,7 +54,11 @@ export const ZUpdatePreferencesInput = z.strictObject({
         .join(','),
     )
     .optional(),
-  timezone: z.string().max(64).refine(isTimeZone, { error: 'not an IANA time zone' }).optional(),
+  timezone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, { error: 'not an IANA time zone (Area/Location, or UTC)' })
+    .optional(),
   muted_channels: z.array(z.uuid()).max(500).optional(),
   min_level: z.enum(itemLevels).optional(),
 });

@@ -52,6 +52,11 @@ export async function updatePreferences(
   input: UpdatePreferencesInput,
 ): Promise<PreferencesView> {
   const stored = await storedPreferences(deps, identity.userId);
+  // The database reads the zone in every item creation: it must know it too.
+  if (input.timezone !== undefined) {
+    const [known] = await deps.sql`select 1 from pg_timezone_names where name = ${input.timezone}`;
+    if (!known) throw AppError.invalid({ timezone: 'not an IANA time zone (Area/Location, or UTC)' });
+  }
   let muted = stored.muted_channels;
   if (input.muted_channels) {
     const given = [...new Set(input.muted_channels)];
@@ -94,6 +99,11 @@ export async function registerDevice(
   identity: Identity,
   input: RegisterDeviceInput,
 ): Promise<DeviceView> {
+  // A device that changes hands does not get its previous owner's pending pushes.
+  await deps.sql`
+    delete from push_queue q using devices d
+     where d.device_token = ${input.device_token} and q.device_id = d.id and q.delivered_at is null
+       and (d.user_id <> ${identity.userId} or d.org_id <> ${identity.orgId})`;
   const [row] = await deps.sql<DeviceRow[]>`
     insert into devices (id, user_id, org_id, device_token, platform)
     values (${uuidv7()}, ${identity.userId}, ${identity.orgId}, ${input.device_token}, ${input.platform})

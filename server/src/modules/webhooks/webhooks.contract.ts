@@ -30,10 +30,10 @@ export const ZCreateWebhookInput = z.strictObject({
   name: z.string().trim().min(1).max(100),
   url: ZHttpUrl,
   events: z
-    .array(z.enum(EVENT_KINDS))
+    .array(z.enum([...EVENT_KINDS, '*']))
     .min(1)
-    .transform((list) => [...new Set(list)])
-    .describe(`Event kinds to deliver: ${EVENT_KINDS.join(', ')}`),
+    .transform((list) => (list.includes('*') ? ['*'] : [...new Set(list)]))
+    .describe(`Event kinds to deliver: ${EVENT_KINDS.join(', ')}, or * for all`),
   secret: z
     .string()
     .min(16)
@@ -89,6 +89,8 @@ export const webhookMeta = {
   },
   create: {
     status: 201,
+    // A generated secret is in the answer: no Idempotency-Key replay (it would be stored again).
+    oneTimeSecret: true,
     openapi: {
       method: 'POST',
       path: '/webhooks',
