@@ -236,4 +236,33 @@ describe('push without configuration', () => {
       await plain.close();
     }
   });
+
+  it('refuses a browser endpoint on a private address, once and for all', async () => {
+    const vapid = webpush.generateVAPIDKeys();
+    const strict = await startTestServer({
+      worker: true,
+      env: {
+        ALLOW_PRIVATE_DESTINATIONS: 'false',
+        PUSH_VAPID_KEY: vapid.publicKey,
+        PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
+      },
+    });
+    try {
+      const team = await new Factories(strict.database.db).team(strict.resource);
+      const person = await team.join('member');
+      await person.api.post('/api/push/register', {
+        device_token: browsers.subscribe('internal'),
+        platform: 'webpush',
+      });
+      const item = (await team.owner.post<Item>('/api/items', { title: 'to 127.0.0.1?' })).body;
+      const entry = async () =>
+        (await strict.database.sql<Entry[]>`select * from push_queue where item_id = ${item.id}`)[0];
+      await until(async () => (await entry())?.permanently_failed === true);
+      expect(await entry()).toMatchObject({ attempts: 1, delivered_at: null });
+      expect((await entry())!.last_error).toMatch(/^destination not allowed: 127\.0\.0\.1/);
+      expect(browsers.received.filter((p) => p.token === 'internal')).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
 });
