@@ -30,6 +30,12 @@ export type BrowserGlobals = {
   PerformanceObserver: new (
     callback: (list: { getEntries: () => { duration: number }[] }) => void,
   ) => { observe: (options: { type: string; buffered?: boolean }) => void; disconnect: () => void };
+  navigator: {
+    serviceWorker: {
+      register: (url: string) => Promise<unknown>;
+      ready: Promise<{ getNotifications: () => Promise<{ title: string; body: string; tag: string }[]> }>;
+    };
+  };
 };
 
 /** Debian's chromium; never a downloaded browser. */

@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { Factories, startFakePayments, startTestServer, type TestServer } from '../harness';
-import { type Dashboard, ensureDashboardBuilt, screenshot, startDashboard } from './browser';
+import {
+  type BrowserGlobals,
+  type Dashboard,
+  ensureDashboardBuilt,
+  screenshot,
+  startDashboard,
+} from './browser';
 
 let server: TestServer;
 let dashboard: Dashboard;
 let fake: Awaited<ReturnType<typeof startFakePayments>>;
 let f: Factories;
+const vapid = webpush.generateVAPIDKeys();
 
 beforeAll(async () => {
   ensureDashboardBuilt();
@@ -16,6 +24,8 @@ beforeAll(async () => {
       PAYMENT_WEBHOOK_SECRET: 'whsec_dashboard',
       PAYMENT_PRICE_TEAM: 'price_team',
       PAYMENT_API_URL: fake.url,
+      PUSH_VAPID_KEY: vapid.publicKey,
+      PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
     },
   });
   dashboard = await startDashboard(server);
@@ -111,5 +121,51 @@ describe('settings in the dashboard', () => {
       .getByRole('link')
       .allTextContents();
     expect(sections).toEqual(['Notifications']);
+  }, 60_000);
+
+  it("shows this browser's pushes through the service worker", async () => {
+    const team = await f.team(server.resource);
+    const context = await dashboard.context({ width: 1280, token: team.token });
+    await context.grantPermissions(['notifications'], { origin: dashboard.origin });
+    const page = await context.newPage();
+    await page.goto('/settings/notifications');
+    await page.getByText('This browser gets no pushes.').waitFor();
+    await page.getByRole('button', { name: 'Turn on in this browser' }).waitFor();
+
+    // Headless chromium has no push service to subscribe to: the worker gets a push through the
+    // DevTools protocol, as the browser would hand it one.
+    const cdp = await context.newCDPSession(page);
+    const registered = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((r) => r.scopeURL === `${dashboard.origin}/` && !r.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    await page.evaluate(async () => {
+      const { navigator } = globalThis as unknown as BrowserGlobals;
+      await navigator.serviceWorker.register('/sw.js');
+      await navigator.serviceWorker.ready;
+    });
+    const push = {
+      title: 'Deploy to production?',
+      body: 'The canary is green.',
+      item_id: 'i1',
+      url: '/items/i1',
+    };
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: dashboard.origin,
+      registrationId: await registered,
+      data: JSON.stringify(push),
+    });
+    await expect
+      .poll(() =>
+        page.evaluate(async () => {
+          const { navigator } = globalThis as unknown as BrowserGlobals;
+          const registration = await navigator.serviceWorker.ready;
+          return (await registration.getNotifications()).map((n) => [n.title, n.body, n.tag]);
+        }),
+      )
+      .toEqual([['Deploy to production?', 'The canary is green.', 'i1']]);
   }, 60_000);
 });

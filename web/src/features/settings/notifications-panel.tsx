@@ -6,6 +6,7 @@ import { cardClass, controlClass, FieldError, labelClass } from '../../component
 import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { type AppOutputs, trpc } from '../../lib/trpc';
+import { BrowserPush } from './browser-push';
 
 type Preferences = AppOutputs['push']['preferences'];
 const LEVELS = ['info', 'success', 'warning', 'error'] as const;
@@ -168,6 +169,7 @@ export function NotificationsPanel() {
         Notifications
       </h2>
       <Notice>These apply to pushes on your phone and browsers; the inbox always shows everything.</Notice>
+      <BrowserPush />
       {preferences.isPending ? (
         <Loading />
       ) : preferences.isError ? (
