@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Sql } from '@beckon/db';
+import type postgres from 'postgres';
 import type { Identity } from './auth/identity';
 import { AppError } from './errors';
 import type { Context } from './trpc/context';
@@ -17,6 +19,19 @@ function canonical(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A transaction as the pool it came from, for code that opens its own transactions: those become
+ * savepoints of it (postgres.js transactions have no `begin`).
+ */
+function nested(tx: postgres.TransactionSql): Sql {
+  return new Proxy(tx, {
+    get: (target, property, receiver) =>
+      property === 'begin'
+        ? (...args: unknown[]) => target.savepoint(args.at(-1) as (sql: postgres.TransactionSql) => unknown)
+        : Reflect.get(target, property, receiver),
+  }) as unknown as Sql;
 }
 
 type Stored = {
@@ -38,10 +53,11 @@ export async function idempotent<T>(
   operation: string,
   input: unknown,
   status: number,
-  run: () => Promise<T>,
+  /** The operation, given the connection to use: inside the transaction that stores its answer. */
+  run: (sql: Sql) => Promise<T>,
 ): Promise<T> {
   const key = ctx.idempotencyKey;
-  if (key === null) return run();
+  if (key === null) return run(ctx.deps.sql);
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
     throw AppError.invalid({ 'Idempotency-Key': `must be 1 to ${MAX_KEY_LENGTH} characters` });
   }
@@ -57,10 +73,15 @@ export async function idempotent<T>(
       on conflict do nothing returning 1`;
     if (claimed.length > 0) {
       try {
-        const result = await run();
-        await sql`update idempotency_keys set response_status = ${status}, response_body = ${sql.json(result as never)}
-                   where org_id = ${orgId} and scope = ${scope} and key = ${key}`;
-        return result;
+        // The operation and its stored answer commit together: a crash in between can neither
+        // leave a creation without its answer (a retry would create it again) nor the reverse.
+        let result: T | undefined;
+        await sql.begin(async (tx) => {
+          result = await run(nested(tx));
+          await tx`update idempotency_keys set response_status = ${status}, response_body = ${tx.json(result as never)}
+                    where org_id = ${orgId} and scope = ${scope} and key = ${key}`;
+        });
+        return result as T;
       } catch (error) {
         await sql`delete from idempotency_keys where org_id = ${orgId} and scope = ${scope} and key = ${key}`;
         throw error;

@@ -18,8 +18,8 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, meta, path, get
     return next({ ctx: { identity } });
   }
   let result: Awaited<ReturnType<typeof next<{ identity: Identity }>>> | undefined;
-  const data = await idempotent({ ...ctx, identity }, path, await getRawInput(), 201, async () => {
-    result = await next({ ctx: { identity } });
+  const data = await idempotent({ ...ctx, identity }, path, await getRawInput(), 201, async (sql) => {
+    result = await next({ ctx: { identity, deps: { ...ctx.deps, sql } } });
     if (!result.ok) throw result.error;
     return result.data;
   });

@@ -125,4 +125,25 @@ describe('Idempotency-Key', () => {
     const stored = await server.database.sql`select 1 from idempotency_keys where key = 'secret-once'`;
     expect(stored).toHaveLength(0);
   });
+
+  it('commits a creation and its stored answer together: a failure in between creates nothing', async () => {
+    // The test database refuses to store the answer, as a crash at that moment would.
+    const sql = server.database.sql;
+    await sql`create function refuse_answer() returns trigger language plpgsql as $$
+              begin raise exception 'answer refused by the test'; end $$`;
+    await sql`create trigger refuse_answer before update on idempotency_keys
+              for each row execute function refuse_answer()`;
+    try {
+      const failed = await post('atomic-1', { title: 'all or nothing' });
+      expect(failed.status).toBe(500);
+      expect(await count('all or nothing')).toBe(0);
+    } finally {
+      await sql`drop trigger refuse_answer on idempotency_keys`;
+      await sql`drop function refuse_answer()`;
+    }
+    const retried = await post('atomic-1', { title: 'all or nothing' });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await count('all or nothing')).toBe(1);
+  });
 });

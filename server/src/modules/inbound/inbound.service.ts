@@ -75,7 +75,7 @@ export async function deliverInbound(
     permissions: ['items.write'],
   };
   const ctx = { deps, token: null, identity, ...request };
-  return idempotent(ctx, `inbound.deliver:${hook.id}`, input, 201, () =>
-    createItem(deps, identity, input, { type: 'agent', id: hook.id }),
+  return idempotent(ctx, `inbound.deliver:${hook.id}`, input, 201, (sql) =>
+    createItem({ ...deps, sql }, identity, input, { type: 'agent', id: hook.id }),
   );
 }
