@@ -2,7 +2,7 @@ import { uuidv7 } from 'uuidv7';
 import { generateToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { MAGIC_LINK_MINUTES, type RequestMagicLinkInput } from './magic-link.contract';
+import { MAGIC_LINK_MINUTES, type RequestMagicLinkInput, ZEmailAddress } from './magic-link.contract';
 import type { SessionGrant } from './sessions';
 import { signInByEmail } from './sign-in';
 import { normalizeEmail } from './users';
@@ -25,6 +25,8 @@ export async function requestMagicLink(
   /** Where the mailed link leads: the dashboard by default, or an OAuth authorization in progress. */
   linkBase = deps.env.APP_URL,
 ) {
+  // "Always 200, whatever the email": one that cannot receive mail gets the same answer, and nothing.
+  if (!ZEmailAddress.safeParse(input.email.trim()).success) return { message: MESSAGE };
   const token = generateToken();
   const email = normalizeEmail(input.email);
   const now = deps.clock();
