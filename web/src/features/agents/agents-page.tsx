@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { cardClass, controlClass, FieldError, labelClass } from '../../components/field';
+import { cardClass, controlClass, FieldError, labelClass, TextField } from '../../components/field';
 import { Modal } from '../../components/modal';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
@@ -40,25 +40,13 @@ function CreateAgentForm() {
       aria-label="New agent"
       className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
     >
-      <Field>
-        <Label className={labelClass}>Agent name</Label>
-        <Input
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          invalid={'name' in fields}
-          className={controlClass}
-        />
-        <FieldError message={fields.name} />
-      </Field>
-      <Field>
-        <Label className={labelClass}>Description (optional)</Label>
-        <Input
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          className={controlClass}
-        />
-        <FieldError message={fields.description} />
-      </Field>
+      <TextField label="Agent name" value={name} onChange={setName} error={fields.name} />
+      <TextField
+        label="Description (optional)"
+        value={description}
+        onChange={setDescription}
+        error={fields.description}
+      />
       <Button type="submit" variant="primary" disabled={create.isPending}>
         Create agent
       </Button>
@@ -119,30 +107,22 @@ function CreateKeyForm({
         </Select>
         <FieldError message={fields.agent_id} />
       </Field>
-      <Field>
-        <Label className={labelClass}>Key label</Label>
-        <Input
-          value={label}
-          onChange={(e) => setLabel(e.target.value)}
-          invalid={'label' in fields}
-          placeholder="e.g. ci"
-          className={controlClass}
-        />
-        <FieldError message={fields.label} />
-      </Field>
-      <Field>
-        <Label className={labelClass}>Expires in (days)</Label>
-        <Input
-          type="number"
-          min={1}
-          max={3650}
-          value={days}
-          onChange={(e) => setDays(e.target.value)}
-          invalid={'expires_in_days' in fields}
-          className={controlClass}
-        />
-        <FieldError message={fields.expires_in_days} />
-      </Field>
+      <TextField
+        label="Key label"
+        value={label}
+        onChange={setLabel}
+        error={fields.label}
+        placeholder="e.g. ci"
+      />
+      <TextField
+        label="Expires in (days)"
+        type="number"
+        min={1}
+        max={3650}
+        value={days}
+        onChange={setDays}
+        error={fields.expires_in_days}
+      />
       <Button type="submit" variant="primary" disabled={create.isPending || agents.length === 0}>
         Create key
       </Button>

@@ -1,8 +1,8 @@
-import { Checkbox, Field, Fieldset, Input, Label, Legend, Select } from '@headlessui/react';
+import { Checkbox, Field, Fieldset, Label, Legend, Select } from '@headlessui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../components/button';
-import { cardClass, controlClass, FieldError, labelClass } from '../../components/field';
+import { cardClass, controlClass, labelClass, TextField } from '../../components/field';
 import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { type AppOutputs, trpc } from '../../lib/trpc';
@@ -73,38 +73,26 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
           onChange={(on) => set('quiet_hours_enabled', on)}
         />
         <div className="grid gap-3 sm:grid-cols-3">
-          <Field>
-            <Label className={labelClass}>From</Label>
-            <Input
-              type="time"
-              value={draft.quiet_hours_start}
-              onChange={(e) => set('quiet_hours_start', e.target.value)}
-              invalid={'quiet_hours_start' in fields}
-              className={controlClass}
-            />
-            <FieldError message={fields.quiet_hours_start} />
-          </Field>
-          <Field>
-            <Label className={labelClass}>Until</Label>
-            <Input
-              type="time"
-              value={draft.quiet_hours_end}
-              onChange={(e) => set('quiet_hours_end', e.target.value)}
-              invalid={'quiet_hours_end' in fields}
-              className={controlClass}
-            />
-            <FieldError message={fields.quiet_hours_end} />
-          </Field>
-          <Field>
-            <Label className={labelClass}>Time zone</Label>
-            <Input
-              value={draft.timezone}
-              onChange={(e) => set('timezone', e.target.value)}
-              invalid={'timezone' in fields}
-              className={controlClass}
-            />
-            <FieldError message={fields.timezone} />
-          </Field>
+          <TextField
+            label="From"
+            type="time"
+            value={draft.quiet_hours_start}
+            onChange={(v) => set('quiet_hours_start', v)}
+            error={fields.quiet_hours_start}
+          />
+          <TextField
+            label="Until"
+            type="time"
+            value={draft.quiet_hours_end}
+            onChange={(v) => set('quiet_hours_end', v)}
+            error={fields.quiet_hours_end}
+          />
+          <TextField
+            label="Time zone"
+            value={draft.timezone}
+            onChange={(v) => set('timezone', v)}
+            error={fields.timezone}
+          />
         </div>
         <p className="text-sm text-gray-800">Still pushed in quiet hours:</p>
         <div className="flex flex-wrap gap-4">

@@ -1,11 +1,11 @@
 import { EVENT_KINDS } from '@beckon/server/modules/items/event-kinds';
-import { Checkbox, Field, Fieldset, Input, Label, Legend } from '@headlessui/react';
+import { Checkbox, Field, Fieldset, Label, Legend } from '@headlessui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { cardClass, controlClass, FieldError, labelClass } from '../../components/field';
+import { cardClass, FieldError, labelClass, TextField } from '../../components/field';
 import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { formatDateTime } from '../../lib/time';
@@ -39,28 +39,15 @@ function CreateWebhookForm({ onSecret }: { onSecret: (secret: string) => void })
   return (
     <form noValidate onSubmit={submit} aria-label="New webhook" className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field>
-          <Label className={labelClass}>Name</Label>
-          <Input
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            invalid={'name' in fields}
-            className={controlClass}
-          />
-          <FieldError message={fields.name} />
-        </Field>
-        <Field>
-          <Label className={labelClass}>URL</Label>
-          <Input
-            type="url"
-            placeholder="https://example.com/beckon"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            invalid={'url' in fields}
-            className={controlClass}
-          />
-          <FieldError message={fields.url} />
-        </Field>
+        <TextField label="Name" value={name} onChange={setName} error={fields.name} />
+        <TextField
+          label="URL"
+          type="url"
+          placeholder="https://example.com/beckon"
+          value={url}
+          onChange={setUrl}
+          error={fields.url}
+        />
       </div>
       <Fieldset>
         <Legend className={labelClass}>Events</Legend>

@@ -1,8 +1,8 @@
-import { Field, Input, Label, Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
+import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button, buttonClass } from '../../components/button';
-import { controlClass, FieldError, labelClass } from '../../components/field';
+import { TextField } from '../../components/field';
 import { Modal } from '../../components/modal';
 import { ErrorNotice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
@@ -33,17 +33,7 @@ function NewOrgDialog({ open, onClose }: { open: boolean; onClose: () => void })
   return (
     <Modal open={open} onClose={onClose} title="New organization">
       <form noValidate onSubmit={submit} aria-label="New organization" className="space-y-4">
-        <Field>
-          <Label className={labelClass}>Organization name</Label>
-          <Input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            invalid={'name' in fields}
-            autoFocus
-            className={controlClass}
-          />
-          <FieldError message={fields.name} />
-        </Field>
+        <TextField label="Organization name" value={name} onChange={setName} error={fields.name} autoFocus />
         {(create.error && !Object.keys(fields).length) || switchOrg.error ? (
           <ErrorNotice error={create.error ?? switchOrg.error} />
         ) : null}
