@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../../trpc/init';
-import { ZSlug } from '../accounts/account.contract';
+import { ZOrganization, ZSlug } from '../accounts/account.contract';
 
 export const ZMember = z
   .object({
@@ -20,17 +20,11 @@ export const ZRemovedMember = z
   .object({ user_id: z.uuid(), removed_at: z.string() })
   .meta({ id: 'RemovedMember' });
 
-export const ZAdminOrg = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    slug: z.string(),
-    metadata: z.record(z.string(), z.unknown()),
-    is_personal: z.boolean(),
+export const ZAdminOrg = ZOrganization.omit({ role: true })
+  .extend({
     callback_secret: z
       .string()
       .describe("Signs callbacks to items' callback_url (X-Service-Signature: HMAC-SHA256 of the body)"),
-    created_at: z.string(),
   })
   .meta({ id: 'AdminOrganization' });
 export type AdminOrgView = z.infer<typeof ZAdminOrg>;

@@ -123,9 +123,7 @@ export async function addTeamMember(
     if (!member) throw AppError.notFound();
     const [added] = await tx<TeamMemberRow[]>`
       with added as (
-        insert into team_members (team_id, user_id)
-        select ${input.team_id}, m.user_id from memberships m
-         where m.org_id = ${identity.orgId} and m.user_id = ${input.user_id}
+        insert into team_members (team_id, user_id) values (${input.team_id}, ${input.user_id})
         on conflict do nothing
         returning user_id, created_at)
       select a.user_id, u.email, u.name, a.created_at as added_at from added a join users u on u.id = a.user_id`;
