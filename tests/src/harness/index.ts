@@ -3,5 +3,5 @@ export { Factories, planLimitBody, type SystemRole, signedInCallers } from './fa
 export { type PaymentCall, startFakePayments } from './fake-payments';
 export { HttpClient, type HttpResponse } from './http';
 export { freePort } from './ports';
-export { type Received, startReceiver } from './receiver';
+export { type Received, receiverPool, startReceiver } from './receiver';
 export { startTestServer, type TestServer, type TestServerOptions } from './server';

@@ -43,3 +43,18 @@ export async function startReceiver(respond: (request: Received, index: number) 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Receivers a test file starts as it goes, all closed by `closeAll` (in afterAll). */
+export function receiverPool() {
+  const started: Array<{ close: () => Promise<void> }> = [];
+  return {
+    async start(respond?: Parameters<typeof startReceiver>[0]) {
+      const receiver = await startReceiver(respond);
+      started.push(receiver);
+      return receiver;
+    },
+    closeAll: async () => {
+      for (const receiver of started) await receiver.close();
+    },
+  };
+}

@@ -2,14 +2,14 @@ import { createHmac } from 'node:crypto';
 import { recordItemChange } from '@beckon/server/modules/items/item-changes';
 import type { ItemRow } from '@beckon/server/modules/items/item-view';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startReceiver, startTestServer, type TestServer } from '../harness';
+import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
 
 type Item = { id: string; status: string };
 
 let server: TestServer;
 let client: HttpClient;
 let secret: string;
-const receivers: Array<{ close: () => Promise<void> }> = [];
+const receivers = receiverPool();
 
 const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
 
@@ -22,15 +22,11 @@ beforeAll(async () => {
   secret = org!.callback_secret;
 });
 afterAll(async () => {
-  for (const r of receivers) await r.close();
+  await receivers.closeAll();
   await server?.close();
 });
 
-async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
+const receiver = receivers.start;
 
 const attempts = (itemId: string) =>
   server.database.sql<

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { AttemptRecorder } from '@beckon/server/delivery/attempts';
 import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, planLimitBody, startReceiver, startTestServer, type TestServer } from '../harness';
+import { Factories, planLimitBody, receiverPool, startTestServer, type TestServer } from '../harness';
 
 type Item = { id: string };
 type Webhook = { id: string; name: string; active: boolean; disabled_reason: string | null; secret?: string };
@@ -16,22 +16,18 @@ type Delivery = {
 
 let server: TestServer;
 let f: Factories;
-const receivers: Array<{ close: () => Promise<void> }> = [];
+const receivers = receiverPool();
 
 beforeAll(async () => {
   server = await startTestServer({ worker: true });
   f = new Factories(server.database.db);
 });
 afterAll(async () => {
-  for (const r of receivers) await r.close();
+  await receivers.closeAll();
   await server?.close();
 });
 
-async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
+const receiver = receivers.start;
 
 /** An organization on the Team plan (10 webhooks) with its owner signed in. */
 async function owner(plan = 'team') {
