@@ -13,21 +13,23 @@ export type DbOptions = {
   max?: number;
 };
 
+/** A postgres.js pool for hand-written queries (what the server uses); it connects lazily. */
+export function createSql(url: string, options: DbOptions = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connect_timeout: 5,
+    connection: { application_name: options.applicationName ?? 'beckon' },
+  });
+}
+
 /**
- * `sql` for hand-written queries and `db` for drizzle. They are separate clients because
- * drizzle replaces the JSON and date (de)serializers of the client it is given; both connect
- * lazily, so a client that is never used opens no connection.
+ * `sql` and drizzle's `db` (migrations, test factories, scripts). They are separate clients
+ * because drizzle replaces the JSON and date (de)serializers of the client it is given.
  */
 export function createDb(url: string, options: DbOptions = {}) {
-  const client = () =>
-    postgres(url, {
-      max: options.max ?? 10,
-      onnotice: () => {},
-      connect_timeout: 5,
-      connection: { application_name: options.applicationName ?? 'beckon' },
-    });
-  const sql = client();
-  const drizzleClient = client();
+  const sql = createSql(url, options);
+  const drizzleClient = createSql(url, options);
   const db = drizzle(drizzleClient, { schema });
   return {
     sql,

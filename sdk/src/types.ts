@@ -1,4 +1,4 @@
-import type { AppRouter } from '@beckon/server/trpc/app-router';
+import type { AppRouter } from '@beckon/server/app-router';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 
 /** Inputs and outputs of every procedure, inferred from the server's router (types only). */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import {
-  createDb,
+  createSql,
   type EmbeddedDatabase,
   ensureDatabase,
   migrateDatabase,
@@ -57,6 +57,7 @@ export async function openDatabase(
   };
 }
 
+/** This process's connection pool (application_name shows it in pg_stat_activity). */
 export function connect(env: Env, url: string, applicationName: string) {
-  return createDb(url, { max: env.DATABASE_POOL_MAX, applicationName });
+  return createSql(url, { max: env.DATABASE_POOL_MAX, applicationName });
 }

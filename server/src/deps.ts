@@ -1,5 +1,6 @@
-import type { Db, Sql } from '@beckon/db';
-import type { IdentityCache } from './auth/identity-cache';
+import type { Sql } from '@beckon/db';
+import type { CredentialCache } from './auth/credential-cache';
+import type { OrgFacts } from './caches/org-facts';
 import type { Clock } from './clock';
 import type { Env } from './env';
 import type { Logger } from './log';
@@ -7,11 +8,10 @@ import type { Mailer } from './mail/mailer';
 import type { EventHub } from './realtime/event-hub';
 import type { FileStorage } from './storage/storage';
 
-/** What every service receives: configuration, the database, a logger. */
+/** What every service receives; made in one place, compose.ts. */
 export type Deps = {
   env: Env;
   sql: Sql;
-  db: Db;
   log: Logger;
   /** "Now" for credential lifetimes (tests move it). */
   clock: Clock;
@@ -20,7 +20,9 @@ export type Deps = {
   /** Where attachment files live (see storage/storage.ts). */
   storage: FileStorage;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
-  identityCache?: IdentityCache;
+  credentials?: CredentialCache;
+  /** Which organizations have webhooks or push devices (absent: always fan out). */
+  orgFacts?: OrgFacts;
   /** Item events for this process's streams (resource process only). */
   events?: EventHub;
 };

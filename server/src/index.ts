@@ -1,4 +1,4 @@
+export type { AppRouter } from './app-router';
 export type { Identity } from './auth/identity';
 export type { Deps } from './deps';
 export { AppError } from './errors';
-export type { AppRouter } from './trpc/app-router';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { authRouter } from '../app-router';
 import type { Deps } from '../deps';
-import { authRouter } from '../trpc/app-router';
 import { createBaseApp } from './common';
 import { registerExternalSignIn } from './external-sign-in';
 import { registerOAuth } from './oauth';

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { bearerToken, type Identity, resolveIdentity } from '../auth/identity';
+import { bearerToken, type Identity } from '../auth/identity';
 import { can } from '../auth/permissions';
+import { resolveIdentity } from '../auth/resolve-identity';
 import { bearerChallenge, type Deps } from '../deps';
 import { AppError } from '../errors';
 

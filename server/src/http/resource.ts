@@ -1,7 +1,7 @@
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
+import { appRouter } from '../app-router';
 import type { Deps } from '../deps';
-import { appRouter } from '../trpc/app-router';
 import { registerAgentStream } from './agent-stream';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { run, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
-import { startPushWorker } from '../push/push-worker';
+import { startPushWorker } from '../modules/push/push-worker';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';

@@ -1,10 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { createCaller } from '../app-router';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod, toAppError, toJsonRpcError } from '../errors';
-import { createCaller } from '../trpc/app-router';
 import { AGENT_TOOLS, type AgentTool } from './tools';
 
 const INSTRUCTIONS =

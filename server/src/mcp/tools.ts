@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { createCaller } from '../app-router';
 import { ZName } from '../modules/channels/channels.contract';
 import { ZForm } from '../modules/items/form';
 import { ZItemFields, ZItemId, ZListItemsInput, ZSnoozeInput } from '../modules/items/item.contract';
-import type { createCaller } from '../trpc/app-router';
 
 type Caller = ReturnType<typeof createCaller>;
 

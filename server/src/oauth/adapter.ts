@@ -1,6 +1,6 @@
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
-import { fenceIdentities } from '../auth/identity-cache';
 import { hashToken } from '../auth/tokens';
+import { fenceCaches } from '../caches/fence';
 import type { Deps } from '../deps';
 import { parseAccountId } from './account';
 
@@ -30,7 +30,7 @@ type Row = { payload: AdapterPayload; consumed_at: Date | null };
  * their account (`<user_id>:<org_id>`) so the resource process resolves an access token with one
  * indexed query and no call to this process; `expires_at` comes from the injected clock, which
  * is the "now" the resolver compares with. Removing access tokens waits for the resource
- * processes' identity caches (fenceIdentities), so a revoked token fails on the next request.
+ * processes' identity caches (fenceCaches), so a revoked token fails on the next request.
  */
 export function postgresAdapter(deps: Pick<Deps, 'sql' | 'clock' | 'log'>): new (model: string) => Adapter {
   const { sql, clock } = deps;
@@ -101,20 +101,20 @@ export function postgresAdapter(deps: Pick<Deps, 'sql' | 'clock' | 'log'>): new 
         // The grant first (it waits for tokens being stored under it), then everything it issued.
         await sql`delete from oauth_records where model = 'Grant' and grant_id = ${row.grant_id}`;
         await sql`delete from oauth_records where grant_id = ${row.grant_id}`;
-        await fenceIdentities(deps);
+        await fenceCaches(deps);
       }
       throw new errors.InvalidGrant('grant request is invalid');
     }
 
     async destroy(id: string): Promise<void> {
       await sql`delete from oauth_records where model = ${this.model} and id_hash = ${hashToken(id)}`;
-      if (this.model === 'AccessToken') await fenceIdentities(deps);
+      if (this.model === 'AccessToken') await fenceCaches(deps);
     }
 
     /** oidc-provider calls this on every token model of a grant it revokes. */
     async revokeByGrantId(grantId: string): Promise<void> {
       await sql`delete from oauth_records where model = ${this.model} and grant_id = ${grantId}`;
-      if (this.model === 'AccessToken') await fenceIdentities(deps);
+      if (this.model === 'AccessToken') await fenceCaches(deps);
     }
 
     private restore(row: Row, id?: string): AdapterPayload {

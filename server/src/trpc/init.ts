@@ -13,8 +13,6 @@ export type Meta = OpenApiMeta & {
   oneTimeSecret?: boolean;
   /** The `limit` a 413 names when the body is too large, if not bodyLimit (a file's own limit). */
   payloadLimit?: number;
-  /** Exposed as an MCP tool under this name (see the mcp package). */
-  mcp?: { name: string; description: string };
 };
 
 const t = initTRPC

@@ -1,8 +1,9 @@
-import { type Identity, resolveIdentity } from '../auth/identity';
+import type { Identity } from '../auth/identity';
 import { can } from '../auth/permissions';
+import { resolveIdentity } from '../auth/resolve-identity';
 import { bearerChallenge } from '../deps';
 import { AppError } from '../errors';
-import { idempotent } from '../idempotency';
+import { idempotent } from './idempotency';
 import { publicProcedure } from './init';
 
 /**

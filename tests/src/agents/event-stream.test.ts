@@ -189,9 +189,10 @@ describe('GET /mcp/sse', () => {
     const other = connect(server.deps.env, server.database.url, 'beckon-resource-2');
     const app = await buildResourceApp({
       ...server.deps,
-      ...other,
+      sql: other,
       events: undefined,
-      identityCache: undefined,
+      credentials: undefined,
+      orgFacts: undefined,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {

@@ -2,13 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '@beckon/db';
-import { systemClock } from '@beckon/server/clock';
-import { connect, migrateAll } from '@beckon/server/database';
+import { createDeps } from '@beckon/server/compose';
+import { migrateAll } from '@beckon/server/database';
 import { loadEnv } from '@beckon/server/env';
 import { buildResourceApp } from '@beckon/server/http/resource';
-import { createLogger } from '@beckon/server/log';
-import { createMailer } from '@beckon/server/mail/mailer';
-import { localStorage } from '@beckon/server/storage/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, freePort, HttpClient, startTestServer, type TestServer } from '../harness';
 
@@ -98,10 +95,7 @@ describe('/ready follows the database', () => {
     const url = withDatabase(pg.url, 'beckon');
     await migrateAll(url);
     const env = loadEnv({ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir });
-    const connection = connect(env, url, 'beckon-resource');
-    const storage = localStorage(path.resolve(dataDir, 'attachments'));
-    const log = createLogger(env, 'ready-test');
-    const deps = { env, ...connection, log, storage, clock: systemClock, mailer: createMailer(env, log) };
+    const { deps, close } = await createDeps('resource', env);
     const app = await buildResourceApp(deps);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
@@ -121,7 +115,7 @@ describe('/ready follows the database', () => {
       expect((await client.get('/ready')).status).toBe(200);
     } finally {
       await app.close();
-      await connection.end({ timeout: 1 });
+      await close();
       await pg.stop();
       await rm(dataDir, { recursive: true, force: true });
     }

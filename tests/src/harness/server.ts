@@ -1,19 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fenceIdentities, IdentityCache } from '@beckon/server/auth/identity-cache';
-import { syncPlanPrices } from '@beckon/server/billing/payments';
-import { type Clock, systemClock } from '@beckon/server/clock';
-import { connect } from '@beckon/server/database';
+import { fenceCaches } from '@beckon/server/caches/fence';
+import type { Clock } from '@beckon/server/clock';
+import { createDeps } from '@beckon/server/compose';
 import type { Deps } from '@beckon/server/deps';
 import { loadEnv } from '@beckon/server/env';
 import { buildAuthApp } from '@beckon/server/http/auth';
 import { buildResourceApp } from '@beckon/server/http/resource';
 import { startWorker } from '@beckon/server/jobs/worker';
 import { createLogger } from '@beckon/server/log';
-import { createMailer } from '@beckon/server/mail/mailer';
-import { EventHub } from '@beckon/server/realtime/event-hub';
-import { localStorage } from '@beckon/server/storage/storage';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -66,21 +62,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const log = createLogger(env, 'beckon-test');
-  const resourceDb = connect(env, database.url, 'beckon-resource');
-  const authDb = connect(env, database.url, 'beckon-auth');
-  const clock = options.clock ?? systemClock;
-  const identityCache = env.IDENTITY_CACHE
-    ? new IdentityCache(undefined, undefined, () => clock().getTime())
-    : undefined;
-  const listener = await identityCache?.listen(database.url);
-  const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
-  const mailer = createMailer(env, log);
-  const shared = { env, log, storage, clock, mailer };
-  const events = new EventHub(resourceDb.sql);
-  await events.listen(database.url);
-  const resourceDeps: Deps = { ...shared, ...resourceDb, identityCache, events };
-  const authDeps: Deps = { ...shared, ...authDb };
-  await syncPlanPrices(resourceDb.sql, env);
+  const clock = options.clock;
+  const resource = await createDeps('resource', env, { clock, log });
+  const authSide = await createDeps('auth', env, { clock, log });
+  const resourceDeps = resource.deps;
+  const authDeps = authSide.deps;
   const resourceApp = await buildResourceApp(resourceDeps, options.router);
   const authApp = await buildAuthApp(authDeps);
   const [resourceUrl, authUrl] = await Promise.all([
@@ -95,15 +81,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     resource: new HttpClient(resourceUrl),
     auth: new HttpClient(authUrl),
     syncIdentities: async () => {
-      await fenceIdentities({ sql: database.sql, log });
+      await fenceCaches({ sql: database.sql, log });
     },
     close: async () => {
       await Promise.all([resourceApp.close(), authApp.close()]);
       await worker?.stop();
-      await listener?.close();
-      await events.close();
-      mailer.close();
-      await Promise.all([resourceDb.end({ timeout: 5 }), authDb.end({ timeout: 5 })]);
+      await Promise.all([resource.close(), authSide.close()]);
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

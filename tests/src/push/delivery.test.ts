@@ -1,4 +1,4 @@
-import { startPushWorker } from '@beckon/server/push/push-worker';
+import { startPushWorker } from '@beckon/server/modules/push/push-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';

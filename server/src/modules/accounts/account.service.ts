@@ -1,6 +1,6 @@
 import { enabledProviders } from '../../auth/external/providers';
 import type { Identity } from '../../auth/identity';
-import { fenceIdentities } from '../../auth/identity-cache';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
@@ -29,7 +29,7 @@ export async function logout(deps: Deps, identity: Identity) {
               where id = ${identity.credentialId} and revoked_at is null`;
     await recordOrgChange(tx, identity, 'auth.logout', { session_id: identity.credentialId });
   });
-  await fenceIdentities(deps);
+  await fenceCaches(deps);
   return { message: 'signed out' };
 }
 

@@ -1,8 +1,8 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { fenceIdentities } from '../../auth/identity-cache';
 import { can } from '../../auth/permissions';
 import { generateToken, hashToken } from '../../auth/tokens';
+import { fenceCaches } from '../../caches/fence';
 import { addDays } from '../../clock';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -74,6 +74,6 @@ export async function revokeApiKey(deps: Deps, identity: Identity, keyId: string
     await recordOrgChange(tx, identity, 'api_key.revoke', { key_id: keyId, agent_id: row.agent_id });
     return keyView(row);
   });
-  await fenceIdentities(deps);
+  await fenceCaches(deps);
   return revoked;
 }

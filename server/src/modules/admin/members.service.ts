@@ -1,7 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
-import { fenceIdentities } from '../../auth/identity-cache';
 import { missingToGrant } from '../../auth/permissions';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError, isUniqueViolation } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -91,7 +91,7 @@ export async function listMembers(deps: Deps, identity: Identity): Promise<Membe
 /**
  * Gives a member another role of the organization (or a system role). The caller must hold the
  * permissions of the member's current role and of the new one; the only Owner keeps the role.
- * Answers once every resource process applies it (fenceIdentities).
+ * Answers once every resource process applies it (fenceCaches).
  */
 export async function changeMemberRole(
   deps: Deps,
@@ -117,7 +117,7 @@ export async function changeMemberRole(
     });
     return findMember(tx, orgId, member.user_id);
   });
-  await fenceIdentities(deps);
+  await fenceCaches(deps);
   return memberView(row);
 }
 
@@ -145,7 +145,7 @@ export async function removeMember(deps: Deps, identity: Identity, userId: strin
               where t.id = tm.team_id and t.org_id = ${orgId} and tm.user_id = ${userId}`;
     await recordOrgChange(tx, identity, 'member.deactivate', { user_id: userId, role_id: member.role_id });
   });
-  await fenceIdentities(deps);
+  await fenceCaches(deps);
   return { user_id: userId, removed_at: now.toISOString() };
 }
 

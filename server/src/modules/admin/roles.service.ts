@@ -1,7 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { fenceIdentities } from '../../auth/identity-cache';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -86,7 +86,7 @@ export async function updateRole(deps: Deps, identity: Identity, input: UpdateRo
     await recordOrgChange(tx, identity, 'role.update', { role_id: role.id, ...set });
     return findRole(tx, orgId, role.id);
   });
-  await fenceIdentities(deps);
+  await fenceCaches(deps);
   return roleView(row);
 }
 

@@ -3,7 +3,7 @@ import type { Identity } from '../../auth/identity';
 import { generateToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
 import { AppError, fieldsFromZod } from '../../errors';
-import { idempotent } from '../../idempotency';
+import { idempotent } from '../../trpc/idempotency';
 import { recordOrgChange } from '../audit/audit.service';
 import { ZCreateItemInput } from '../items/item.contract';
 import { createItem } from '../items/items.service';

@@ -1,8 +1,6 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import type { OrgFact } from '../../auth/identity-cache';
-import type { Deps } from '../../deps';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 
@@ -94,35 +92,9 @@ type Change = {
   actor: Actor;
   event: EventKind | null;
   data?: Record<string, unknown>;
-  /** false when the organization is known to have no active webhooks (see orgHas). */
+  /** false when the organization is known to have no active webhooks (OrgFacts.has). */
   webhooks?: boolean;
 };
-
-const FACT_QUERIES: Record<OrgFact, string> = {
-  webhooks: 'select exists (select 1 from webhooks where org_id = $1 and active) as has',
-  devices: 'select exists (select 1 from devices where org_id = $1) as has',
-};
-
-/**
- * Whether the organization has active webhooks or push devices, so its item changes must fan
- * out to them: the identity cache's answer (one query on a miss). Without a serving cache the
- * answer is yes (the fan-out stays in the statement: always right, no extra round trip).
- */
-export async function orgHas(
-  deps: Pick<Deps, 'sql' | 'identityCache'>,
-  fact: OrgFact,
-  orgId: string,
-): Promise<boolean> {
-  const cache = deps.identityCache;
-  if (!cache?.serving) return true;
-  const known = cache.orgFact(fact, orgId);
-  if (known !== null) return known;
-  const startedAt = cache.begin();
-  const [row] = await deps.sql.unsafe<{ has: boolean }[]>(FACT_QUERIES[fact], [orgId]);
-  const has = row?.has ?? true;
-  cache.rememberOrgFact(fact, orgId, has, startedAt);
-  return has;
-}
 
 /**
  * A `deliver_webhook` job for each active webhook of the organization subscribed to the event,

@@ -1,10 +1,11 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { PUSH_CHANNEL, pushEntries } from '../../push/queue';
 import { quotaError } from '../billing/plan-gate';
+import { PUSH_CHANNEL, pushEntries } from '../push/queue';
 import { validateAnswer } from './form';
 import {
   type CreateItemInput,
@@ -21,7 +22,6 @@ import {
   type EventKind,
   expiryJob,
   followUps,
-  orgHas,
   recordItemChange,
   SYSTEM,
 } from './item-changes';
@@ -177,9 +177,9 @@ export async function createItem(
     action: 'item.create',
     actor,
     event: 'item.created',
-    webhooks: await orgHas(deps, 'webhooks', identity.orgId),
+    webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
   });
-  const push = await orgHas(deps, 'devices', identity.orgId);
+  const push = await OrgFacts.has(deps, 'devices', identity.orgId);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
@@ -362,7 +362,7 @@ export async function actOnItem(
     throw AppError.invalid({ until: 'must be in the future' });
   }
   const actor = identity ? actorOf(identity) : SYSTEM;
-  const webhooks = await orgHas(deps, 'webhooks', orgId);
+  const webhooks = await OrgFacts.has(deps, 'webhooks', orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, orgId, id, true);
     const to = nextStatus(input.action, {

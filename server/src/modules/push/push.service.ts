@@ -1,6 +1,6 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { fenceIdentities } from '../../auth/identity-cache';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type {
@@ -111,7 +111,7 @@ export async function registerDevice(
       user_id = excluded.user_id, org_id = excluded.org_id, platform = excluded.platform, updated_at = now()
     returning id, platform, created_at, updated_at`;
   if (!row) throw AppError.internal();
-  await fenceIdentities(deps);
+  await fenceCaches(deps);
   return deviceView(row);
 }
 

@@ -1,7 +1,7 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { fenceIdentities } from '../../auth/identity-cache';
 import { generateToken } from '../../auth/tokens';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -62,8 +62,8 @@ export async function createWebhook(
     return webhook;
   });
   // Every resource process then knows the organization has webhooks: any item change after this
-  // answer reaches the new one (see IdentityCache).
-  await fenceIdentities(deps);
+  // answer reaches the new one (see caches/org-facts.ts).
+  await fenceCaches(deps);
   return { ...webhookView(row), ...(input.secret ? {} : { secret }) };
 }
 

@@ -1,5 +1,8 @@
+import { CredentialCache } from '@beckon/server/auth/credential-cache';
 import type { Identity } from '@beckon/server/auth/identity';
-import { fenceIdentities, IdentityCache } from '@beckon/server/auth/identity-cache';
+import { fenceCaches } from '@beckon/server/caches/fence';
+import { Invalidations } from '@beckon/server/caches/invalidations';
+import { OrgFacts } from '@beckon/server/caches/org-facts';
 import { pino } from 'pino';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,12 +28,13 @@ const inAnHour = () => new Date(Date.now() + 3600_000);
 
 const warnings: unknown[] = [];
 const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
-const fence = (options?: { timeoutMs?: number }) => fenceIdentities({ sql: database.sql, log }, options);
+const fence = (options?: { timeoutMs?: number }) => fenceCaches({ sql: database.sql, log }, options);
 
 async function listening() {
-  const cache = new IdentityCache();
-  const listener = await cache.listen(database.url);
-  return { cache, listener };
+  const cache = new CredentialCache();
+  const facts = new OrgFacts();
+  const listener = await new Invalidations([cache, facts]).listen(database.url);
+  return { cache, facts, listener };
 }
 
 const waitUntil = async (condition: () => boolean | Promise<boolean>) => {
@@ -38,9 +42,9 @@ const waitUntil = async (condition: () => boolean | Promise<boolean>) => {
   expect(await condition()).toBe(true);
 };
 
-describe('identity cache', () => {
+describe('credential and organization caches', () => {
   it('serves nothing before it listens', () => {
-    const cache = new IdentityCache();
+    const cache = new CredentialCache();
     cache.set('h', identity(), inAnHour(), cache.begin());
     expect(cache.get('h')).toBeNull();
   });
@@ -67,10 +71,10 @@ describe('identity cache', () => {
     try {
       cache.set('a', identity('o1', 'u1'), inAnHour(), cache.begin());
       cache.set('b', identity('o1', 'u2'), inAnHour(), cache.begin());
-      cache.handle('member:o1:u1');
+      cache.apply('member', 'o1', 'u1');
       expect(cache.get('a')).toBeNull();
       expect(cache.get('b')).not.toBeNull();
-      cache.handle('role:r1');
+      cache.apply('role', 'r1', undefined);
       expect(cache.get('b')).toBeNull();
     } finally {
       await listener.close();
@@ -78,28 +82,28 @@ describe('identity cache', () => {
   });
 
   it('remembers whether an organization has webhooks until one of its webhooks changes', async () => {
-    const { cache, listener } = await listening();
+    const { facts, listener } = await listening();
     try {
       const f = new Factories(database.db);
       const org = await f.org();
-      expect(cache.orgFact('webhooks', org.id)).toBeNull();
-      cache.rememberOrgFact('webhooks', org.id, false, cache.begin());
-      expect(cache.orgFact('webhooks', org.id)).toBe(false);
+      expect(facts.known('webhooks', org.id)).toBeNull();
+      facts.remember('webhooks', org.id, false, facts.begin());
+      expect(facts.known('webhooks', org.id)).toBe(false);
       await database.sql`insert into webhooks (org_id, name, url, events, secret)
                          values (${org.id}, 'w', 'https://example.com', '{item.created}', 's')`;
       expect(await fence()).toBe(true);
-      expect(cache.orgFact('webhooks', org.id)).toBeNull();
+      expect(facts.known('webhooks', org.id)).toBeNull();
     } finally {
       await listener.close();
     }
-    expect(cache.orgFact('webhooks', 'anything')).toBeNull(); // not listening: nothing is known
+    expect(facts.known('webhooks', 'anything')).toBeNull(); // not listening: nothing is known
   });
 
   it('does not store a lookup that raced an invalidation', async () => {
     const { cache, listener } = await listening();
     try {
       const startedAt = cache.begin();
-      cache.handle('token:h');
+      cache.apply('token', 'h', undefined);
       cache.set('h', identity(), inAnHour(), startedAt);
       expect(cache.get('h')).toBeNull();
     } finally {
@@ -167,9 +171,7 @@ describe('identity cache', () => {
          where application_name = 'beckon-identity-listener' and datname = current_database()`;
       warnings.length = 0;
       expect(await fence({ timeoutMs: 300 })).toBe(false);
-      expect(warnings).toEqual([
-        expect.objectContaining({ msg: 'identity caches did not confirm a revocation' }),
-      ]);
+      expect(warnings).toEqual([expect.objectContaining({ msg: 'caches did not confirm a change' })]);
       const named = (warnings[0] as { pids: number[] }).pids;
       expect(named.sort()).toEqual(mutePids.map((row) => row.pid).sort());
     } finally {

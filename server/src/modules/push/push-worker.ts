@@ -1,4 +1,4 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../../deps';
 import { mobilePushAdapter, type PushOutcome, webPushAdapter } from './adapters';
 import { PUSH_CHANNEL, type PushPayload } from './queue';
 

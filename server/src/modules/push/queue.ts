@@ -1,8 +1,8 @@
 import type { Queryable } from '@beckon/db';
 import type { itemLevels } from '@beckon/db/schema';
-import type { Env } from '../env';
-import type { Actor } from '../modules/items/item-changes';
-import type { ItemRow } from '../modules/items/item-view';
+import type { Env } from '../../env';
+import type { Actor } from '../items/item-changes';
+import type { ItemRow } from '../items/item-view';
 
 export const PUSH_CHANNEL = 'beckon_push';
 

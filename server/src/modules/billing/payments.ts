@@ -1,6 +1,6 @@
 import type { Sql } from '@beckon/db';
 import Stripe from 'stripe';
-import type { Env } from '../env';
+import type { Env } from '../../env';
 
 export type Payments = { client: Stripe; webhookSecret: string | null };
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '@beckon/db';
 import type postgres from 'postgres';
-import type { Identity } from './auth/identity';
-import { AppError } from './errors';
-import type { Context } from './trpc/context';
+import type { Identity } from '../auth/identity';
+import { AppError } from '../errors';
+import type { Context } from './context';
 
 const MAX_KEY_LENGTH = 255;
 /** A first request that has not finished after this long is taken as abandoned (crashed). */

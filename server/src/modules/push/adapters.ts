@@ -4,8 +4,8 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import webpush, { WebPushError } from 'web-push';
 import { z } from 'zod';
-import { resolvePublicAddress } from '../delivery/outbound';
-import type { Env } from '../env';
+import { resolvePublicAddress } from '../../delivery/outbound';
+import type { Env } from '../../env';
 import type { PushPayload } from './queue';
 
 /** What one attempt came to: delivered, worth retrying, or never (and the device is gone?). */

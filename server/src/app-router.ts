@@ -1,0 +1,40 @@
+import { accountsRouter } from './modules/accounts/router';
+import { adminRouter } from './modules/admin/router';
+import { attachmentsRouter } from './modules/attachments/router';
+import { auditRouter } from './modules/audit/router';
+import { billingRouter } from './modules/billing/router';
+import { channelsRouter } from './modules/channels/router';
+import { identityRouter } from './modules/identity/router';
+import { inboundRouter } from './modules/inbound/router';
+import { itemsRouter } from './modules/items/router';
+import { pushRouter } from './modules/push/router';
+import { settingsRouter } from './modules/settings/router';
+import { statsRouter } from './modules/stats/router';
+import { templatesRouter } from './modules/templates/router';
+import { webhooksRouter } from './modules/webhooks/router';
+import { createCallerFactory, router } from './trpc/init';
+
+/** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
+export const appRouter = router({
+  identity: identityRouter,
+  items: itemsRouter,
+  attachments: attachmentsRouter,
+  channels: channelsRouter,
+  templates: templatesRouter,
+  settings: settingsRouter,
+  audit: auditRouter,
+  stats: statsRouter,
+  admin: adminRouter,
+  inbound: inboundRouter,
+  webhooks: webhooksRouter,
+  billing: billingRouter,
+  push: pushRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
+
+/** The authorization process's procedures (/auth REST, /auth/trpc). */
+export const authRouter = router({ accounts: accountsRouter });
+
+export type AuthRouter = typeof authRouter;

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { CredentialCache } from './auth/credential-cache';
+import { Invalidations } from './caches/invalidations';
+import { OrgFacts } from './caches/org-facts';
+import { type Clock, systemClock } from './clock';
+import { connect } from './database';
+import type { Deps } from './deps';
+import type { Env } from './env';
+import { createLogger, type Logger } from './log';
+import { createMailer } from './mail/mailer';
+import { syncPlanPrices } from './modules/billing/payments';
+import { EventHub } from './realtime/event-hub';
+import { localStorage } from './storage/storage';
+
+export type ProcessKind = 'resource' | 'auth' | 'worker';
+
+export type Composed = { deps: Deps; close: () => Promise<void> };
+
+/**
+ * The composition root: the dependencies of one process, for the processes themselves and the
+ * test harness alike. The resource process also gets the invalidated caches and the event hub
+ * (each with its own listening connection) and writes the plans' prices at start.
+ */
+export async function createDeps(
+  kind: ProcessKind,
+  env: Env,
+  options: { clock?: Clock; log?: Logger } = {},
+): Promise<Composed> {
+  if (!env.DATABASE_URL) throw new Error(`the ${kind} process needs DATABASE_URL (pnpm start sets it)`);
+  const url = env.DATABASE_URL;
+  const log = options.log ?? createLogger(env, `beckon-${kind}`);
+  const clock = options.clock ?? systemClock;
+  const sql = connect(env, url, `beckon-${kind}`);
+  const resource = kind === 'resource';
+  const credentials =
+    resource && env.IDENTITY_CACHE ? new CredentialCache(() => clock().getTime()) : undefined;
+  const orgFacts = resource && env.IDENTITY_CACHE ? new OrgFacts() : undefined;
+  const listener =
+    credentials && orgFacts ? await new Invalidations([credentials, orgFacts]).listen(url) : undefined;
+  const events = resource ? new EventHub(sql) : undefined;
+  await events?.listen(url);
+  const mailer = createMailer(env, log);
+  const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
+  const deps: Deps = { env, sql, log, clock, mailer, storage, credentials, orgFacts, events };
+  if (resource) await syncPlanPrices(sql, env);
+  return {
+    deps,
+    close: async () => {
+      await listener?.close();
+      await events?.close();
+      mailer.close();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

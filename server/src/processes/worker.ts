@@ -1,3 +1,0 @@
-import { runProcess } from './run';
-
-await runProcess('worker');
