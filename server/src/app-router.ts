@@ -6,13 +6,14 @@ import { billingRouter } from './modules/billing/router';
 import { channelsRouter } from './modules/channels/router';
 import { identityRouter } from './modules/identity/router';
 import { inboundRouter } from './modules/inbound/router';
+import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { settingsRouter } from './modules/settings/router';
 import { statsRouter } from './modules/stats/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
-import { createCallerFactory, router } from './trpc/init';
+import { createCallerFactory, mergeRouters, router } from './trpc/init';
 
 /** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
 export const appRouter = router({
@@ -24,7 +25,7 @@ export const appRouter = router({
   settings: settingsRouter,
   audit: auditRouter,
   stats: statsRouter,
-  admin: adminRouter,
+  admin: mergeRouters(adminRouter, invitationAdminRouter),
   inbound: inboundRouter,
   webhooks: webhooksRouter,
   billing: billingRouter,
@@ -35,6 +36,6 @@ export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
 
 /** The authorization process's procedures (/auth REST, /auth/trpc). */
-export const authRouter = router({ accounts: accountsRouter });
+export const authRouter = router({ accounts: mergeRouters(accountsRouter, invitationAccountRouter) });
 
 export type AuthRouter = typeof authRouter;

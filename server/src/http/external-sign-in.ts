@@ -1,10 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { refused } from '../auth/external/errors';
-import { clearFlowCookie, flowCookieName, readCookie, setFlowCookie } from '../auth/external/flow-cookie';
-import type { Flow } from '../auth/external/provider';
-import { CALLBACK_METHOD, enabledProviders } from '../auth/external/providers';
-import { completeExternalSignIn } from '../auth/external/sign-in.service';
+import type { Deps } from '../deps';
+import { AppError, fieldsFromZod } from '../errors';
+import { refused } from '../modules/accounts/external/errors';
+import {
+  clearFlowCookie,
+  flowCookieName,
+  readCookie,
+  setFlowCookie,
+} from '../modules/accounts/external/flow-cookie';
+import type { Flow } from '../modules/accounts/external/provider';
+import { CALLBACK_METHOD, enabledProviders } from '../modules/accounts/external/providers';
+import { completeExternalSignIn } from '../modules/accounts/external/sign-in.service';
 import {
   codeVerifierFor,
   IDPS,
@@ -15,9 +22,7 @@ import {
   sameNonce,
   signState,
   verifyState,
-} from '../auth/external/state';
-import type { Deps } from '../deps';
-import { AppError, fieldsFromZod } from '../errors';
+} from '../modules/accounts/external/state';
 import { BrowserSessions } from '../oauth/browser-session';
 import { resolveSigningKey } from '../signing-key';
 

@@ -5,7 +5,8 @@ import { attemptRecorder } from '../delivery/attempts';
 import { type OutboundResult, postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
-import { addJob, EVENT_KINDS } from '../modules/items/item-changes';
+import { addJob } from '../job-queue';
+import { EVENT_KINDS } from '../modules/items/event-kinds';
 
 /** What one delivery sends, frozen when it is first attempted, and which attempt this is. */
 export const ZDeliveryJob = z.object({

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { run, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
-import { startPushWorker } from '../modules/push/push-worker';
+import { deliverPushTask } from '../modules/push/deliver-push';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
@@ -13,6 +13,7 @@ export function taskList(deps: Deps): TaskList {
   return {
     deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
+    deliver_push: deliverPushTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql);
@@ -27,8 +28,7 @@ export type WorkerHandle = { stop: () => Promise<void> };
 
 /**
  * Starts graphile-worker on the shared database, with its logs in ours; announces itself alive
- * and hands back the jobs of workers that died (see liveness.ts). The push queue's worker runs
- * alongside (push/push-worker.ts).
+ * and hands back the jobs of workers that died (see liveness.ts).
  */
 export async function startWorker(deps: Deps, connectionString: string): Promise<WorkerHandle> {
   const log = deps.log.child({ component: 'worker' });
@@ -55,12 +55,10 @@ export async function startWorker(deps: Deps, connectionString: string): Promise
     noHandleSignals: true,
   });
   const liveness = poolId ? await holdLiveness(connectionString, poolId) : undefined;
-  const push = await startPushWorker(deps);
   const dead = await unlockDeadWorkers(deps.sql);
   if (dead.length) log.warn({ pools: dead }, 'released the jobs of dead workers');
   return {
     stop: async () => {
-      await push.stop();
       await runner.stop();
       await liveness?.release();
     },

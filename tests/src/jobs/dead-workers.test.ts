@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hashToken } from '@beckon/server/auth/tokens';
+import { enqueueJob } from '@beckon/server/job-queue';
 import { unlockDeadWorkers } from '@beckon/server/jobs/liveness';
 import { startWorker } from '@beckon/server/jobs/worker';
-import { enqueueJob } from '@beckon/server/modules/items/item-changes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startReceiver, startTestServer, type TestServer } from '../harness';
 

@@ -1,4 +1,3 @@
-import { enabledProviders } from '../../auth/external/providers';
 import type { Identity } from '../../auth/identity';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
@@ -6,6 +5,7 @@ import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { identityView } from '../identity/identity.contract';
 import type { AccountView, CreateOrgInput, OrganizationView } from './account.contract';
+import { enabledProviders } from './external/providers';
 import { createSession, type SessionGrant } from './sessions';
 import { createOrganization } from './users';
 

@@ -6,8 +6,6 @@ import {
   sessionPermissionProcedure,
   sessionProcedure,
 } from '../../trpc/procedures';
-import { invitationMeta, ZInvitationCodeInput, ZInvitationPreview } from '../admin/invitations.contract';
-import { acceptInvitation, previewInvitation } from '../admin/invitations.service';
 import {
   accountMeta,
   ZAccountView,
@@ -100,14 +98,4 @@ export const accountsRouter = router({
     .input(ZRevokeApiKeyInput)
     .output(ZApiKey)
     .mutation(({ ctx, input }) => revokeApiKey(ctx.deps, ctx.identity, input.key_id)),
-  previewInvitation: publicProcedure
-    .meta(invitationMeta.preview)
-    .input(ZInvitationCodeInput)
-    .output(ZInvitationPreview)
-    .query(({ ctx, input }) => previewInvitation(ctx.deps, input.code)),
-  acceptInvitation: sessionProcedure
-    .meta(invitationMeta.accept)
-    .input(ZInvitationCodeInput)
-    .output(ZSessionGrant)
-    .mutation(({ ctx, input }) => acceptInvitation(ctx.deps, ctx.identity, input.code)),
 });

@@ -4,14 +4,6 @@ import { permissionProcedure } from '../../trpc/procedures';
 import { agentMeta, ZAgent, ZCreateAgentInput } from './agents.contract';
 import { createAgent, listAgents } from './agents.service';
 import {
-  invitationMeta,
-  ZCreatedInvitation,
-  ZCreateInvitationInput,
-  ZInvitation,
-  ZRevokeInvitationInput,
-} from './invitations.contract';
-import { createInvitation, listInvitations, revokeInvitation } from './invitations.service';
-import {
   memberMeta,
   ZAdminOrg,
   ZChangeRoleInput,
@@ -61,20 +53,6 @@ export const adminRouter = router({
     .input(ZCreateAgentInput)
     .output(ZAgent)
     .mutation(({ ctx, input }) => createAgent(ctx.deps, ctx.identity, input)),
-  createInvitation: permissionProcedure('users.invite')
-    .meta(invitationMeta.create)
-    .input(ZCreateInvitationInput)
-    .output(ZCreatedInvitation)
-    .mutation(({ ctx, input }) => createInvitation(ctx.deps, ctx.identity, input)),
-  listInvitations: permissionProcedure('users.invite')
-    .meta(invitationMeta.list)
-    .output(z.array(ZInvitation))
-    .query(({ ctx }) => listInvitations(ctx.deps, ctx.identity)),
-  revokeInvitation: permissionProcedure('users.invite')
-    .meta(invitationMeta.revoke)
-    .input(ZRevokeInvitationInput)
-    .output(ZInvitation)
-    .mutation(({ ctx, input }) => revokeInvitation(ctx.deps, ctx.identity, input.id)),
   listMembers: permissionProcedure('users.invite')
     .meta(memberMeta.list)
     .output(z.array(ZMember))

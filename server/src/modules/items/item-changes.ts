@@ -1,6 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 
@@ -48,33 +49,6 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     title: row.title,
     event,
   });
-}
-
-/**
- * How often graphile-worker runs a job whose task threw or whose worker died mid-run (with its
- * own backoff, about 3.5 h in all). Callback deliveries schedule their own HTTP retries; these
- * attempts only cover a crash or a database error, and tasks are safe to run again.
- */
-export const JOB_MAX_ATTEMPTS = 10;
-
-/** A `graphile_worker.add_job(...)` call, to embed in a statement of the caller's. */
-export const addJob = (
-  sql: Queryable,
-  task: string,
-  payload: object,
-  options: { runAt?: Date; key?: string } = {},
-) =>
-  sql`graphile_worker.add_job(
-    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => ${JOB_MAX_ATTEMPTS},
-    run_at => ${options.runAt ?? null}::timestamptz, job_key => ${options.key ?? null})`;
-
-export async function enqueueJob(
-  sql: Queryable,
-  task: string,
-  payload: object,
-  options: { runAt?: Date; key?: string } = {},
-) {
-  await sql`select ${addJob(sql, task, payload, options)}`;
 }
 
 /** The job that expires an item at its deadline: one per item (job key), replaced when it moves. */

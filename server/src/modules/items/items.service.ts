@@ -5,7 +5,7 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { quotaError } from '../billing/plan-gate';
-import { PUSH_CHANNEL, pushEntries } from '../push/queue';
+import { pushEntries } from '../push/push-entries';
 import { validateAnswer } from './form';
 import {
   type CreateItemInput,
@@ -189,13 +189,11 @@ export async function createItem(
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at})
-    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor, now)}` : sql``}
+    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor.type === 'user' ? actor.id : null, now)}` : sql``}
     select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${push ? sql`, (select count(*) from push_entries), pg_notify(${PUSH_CHANNEL}, '')` : sql``}`.catch(
-    (error: unknown) => {
-      throw quotaError(deps.env, error) ?? error;
-    },
-  );
+      ${push ? sql`, (select count(*) from push_jobs)` : sql``}`.catch((error: unknown) => {
+    throw quotaError(deps.env, error) ?? error;
+  });
   return itemView(row);
 }
 

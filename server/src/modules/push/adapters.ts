@@ -6,7 +6,7 @@ import webpush, { WebPushError } from 'web-push';
 import { z } from 'zod';
 import { resolvePublicAddress } from '../../delivery/outbound';
 import type { Env } from '../../env';
-import type { PushPayload } from './queue';
+import type { PushPayload } from './push-entries';
 
 /** What one attempt came to: delivered, worth retrying, or never (and the device is gone?). */
 export type PushOutcome = { ok: true } | { ok: false; retry: boolean; gone: boolean; error: string };

@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { Apple } from 'arctic';
-import { ConfigError } from '../../env';
+import { ConfigError } from '../../../env';
 import { checkClaims, IdTokenError, isTrue, JwksVerifier } from './id-token';
 import type { ExternalProfile, ExternalProvider } from './provider';
 

@@ -8,10 +8,10 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { createSession, INVITATION_SESSION_DAYS, type SessionGrant } from '../accounts/sessions';
 import { normalizeEmail } from '../accounts/users';
+import { lockGivenRole } from '../admin/members.service';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
 import type { CreateInvitationInput, InvitationView } from './invitations.contract';
-import { lockGivenRole } from './members.service';
 
 type InvitationRow = {
   id: string;

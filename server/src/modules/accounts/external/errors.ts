@@ -1,4 +1,4 @@
-import { AppError } from '../../errors';
+import { AppError } from '../../../errors';
 
 /** A refused external sign-in: 400 with a short reason, nothing created. */
 export const refused = (reason: string) => new AppError(400, { error: reason });

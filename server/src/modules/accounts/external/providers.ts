@@ -1,10 +1,10 @@
-import type { Clock } from '../../clock';
-import type { Env } from '../../env';
-import { codeHostProvider } from './idp-a';
-import { webIdentityProvider } from './idp-b';
-import { deviceVendorProvider } from './idp-c';
+import type { Clock } from '../../../clock';
+import type { Env } from '../../../env';
+import { codeHostProvider } from './code-host-provider';
+import { deviceVendorProvider } from './device-vendor-provider';
 import type { ExternalProvider } from './provider';
 import type { Idp } from './state';
+import { webIdentityProvider } from './web-identity-provider';
 
 /** How each provider calls back: idp_c posts a form (response_mode=form_post), the others redirect. */
 export const CALLBACK_METHOD: Record<Idp, 'GET' | 'POST'> = { idp_a: 'GET', idp_b: 'GET', idp_c: 'POST' };

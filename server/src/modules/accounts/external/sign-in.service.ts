@@ -6,11 +6,11 @@ import {
   UnexpectedResponseError,
 } from 'arctic';
 import { uuidv7 } from 'uuidv7';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import type { SessionGrant } from '../../modules/accounts/sessions';
-import { startSession } from '../../modules/accounts/sign-in';
-import { findOrCreateUser, personalWorkspace, type SignedInUser } from '../../modules/accounts/users';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import type { SessionGrant } from '../sessions';
+import { startSession } from '../sign-in';
+import { findOrCreateUser, personalWorkspace, type SignedInUser } from '../users';
 import { ProviderProfileError, ProviderUnreachableError, refused } from './errors';
 import { IdTokenError } from './id-token';
 import type { ExternalProfile, ExternalProvider, Flow } from './provider';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { nameFromCallback } from './device-vendor-provider';
 import { clearFlowCookie, readCookie, setFlowCookie } from './flow-cookie';
-import { nameFromCallback } from './idp-c';
 
 describe('flow cookie', () => {
   it('is HttpOnly and scoped to the provider; cross-site (None; Secure) only for idp_c', () => {

@@ -1,0 +1,20 @@
+import type { Queryable } from '@beckon/db';
+
+/**
+ * How often graphile-worker runs a job whose task threw or whose worker died mid-run (with its
+ * own backoff, about 3.5 h in all). Deliveries schedule their own retries; these attempts only
+ * cover a crash or a database error, and tasks are safe to run again.
+ */
+export const JOB_MAX_ATTEMPTS = 10;
+
+export type JobOptions = { runAt?: Date; key?: string };
+
+/** A `graphile_worker.add_job(...)` call, to embed in a statement of the caller's. */
+export const addJob = (sql: Queryable, task: string, payload: object, options: JobOptions = {}) =>
+  sql`graphile_worker.add_job(
+    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => ${JOB_MAX_ATTEMPTS},
+    run_at => ${options.runAt ?? null}::timestamptz, job_key => ${options.key ?? null})`;
+
+export async function enqueueJob(sql: Queryable, task: string, payload: object, options: JobOptions = {}) {
+  await sql`select ${addJob(sql, task, payload, options)}`;
+}

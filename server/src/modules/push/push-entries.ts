@@ -1,0 +1,73 @@
+import type { Queryable } from '@beckon/db';
+import type { itemLevels } from '@beckon/db/schema';
+import type { Env } from '../../env';
+import { JOB_MAX_ATTEMPTS } from '../../job-queue';
+
+/** Levels from least to most urgent: `min_level` keeps those at or after it. */
+const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
+
+/** What a push says: shown by the device, with where a tap leads. */
+export type PushPayload = { title: string; body: string; item_id: string; level: string; url: string };
+
+/** The fields of a new item that its pushes depend on. */
+export type PushedItem = {
+  id: string;
+  org_id: string;
+  title: string;
+  message: string | null;
+  level: string;
+  channel_id: string | null;
+};
+
+export function pushPayload(env: Env, item: PushedItem): PushPayload {
+  const body = item.message ?? '';
+  return {
+    title: item.title,
+    body: body.length > 200 ? `${body.slice(0, 199)}…` : body,
+    item_id: item.id,
+    level: item.level,
+    url: `${env.APP_URL}/items/${item.id}`,
+  };
+}
+
+/**
+ * The push entries of a new item and their `deliver_push` jobs, as CTEs of its creation
+ * statement (so they commit with it; the statement must read `(select count(*) from push_jobs)`
+ * for the jobs to be added): one entry per device of each member who may read items, except
+ * the creator, unless their preferences say no (a muted channel, a level below their minimum, or
+ * their quiet hours in their time zone, where only the allowed levels pass).
+ */
+export const pushEntries = (
+  sql: Queryable,
+  env: Env,
+  item: PushedItem,
+  creatorUserId: string | null,
+  now: Date,
+) => {
+  const local = sql`(${now}::timestamptz at time zone p.timezone)::time`;
+  const start = sql`p.quiet_hours_start::time`;
+  const end = sql`p.quiet_hours_end::time`;
+  return sql`push_entries as (
+    insert into push_queue (org_id, user_id, device_id, item_id, payload)
+    select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item) as never)}
+      from devices d
+      join memberships m on m.org_id = d.org_id and m.user_id = d.user_id
+      join roles r on r.id = m.role_id
+      left join notification_preferences p on p.user_id = d.user_id
+     where d.org_id = ${item.org_id}
+       and r.permissions && array['items.read', 'items.*', '*']
+       and d.user_id is distinct from ${creatorUserId}::uuid
+       and array_position(${LEVEL_ORDER}::text[], ${item.level})
+           >= array_position(${LEVEL_ORDER}::text[], coalesce(p.min_level, 'info'))
+       and not coalesce(${item.channel_id}::uuid = any(p.muted_channels), false)
+       and not (coalesce(p.quiet_hours_enabled, false)
+                and case when ${start} <= ${end} then ${local} >= ${start} and ${local} < ${end}
+                         else ${local} >= ${start} or ${local} < ${end} end
+                and not ${item.level} = any(string_to_array(p.quiet_hours_allow_levels, ',')))
+    returning id
+  ), push_jobs as (
+    select graphile_worker.add_job(
+             identifier => 'deliver_push', max_attempts => ${JOB_MAX_ATTEMPTS},
+             payload => json_build_object('entry_id', e.id, 'attempt', 1))
+      from push_entries e)`;
+};
