@@ -20,3 +20,12 @@ export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
   return match?.[1] ?? null;
 }
+
+/** Who a change is recorded as: the agent behind an API key, else the person. */
+export type Actor = { type: 'user' | 'agent' | 'system'; id: string | null };
+
+export const actorOf = (identity: Identity): Actor =>
+  identity.agentId ? { type: 'agent', id: identity.agentId } : { type: 'user', id: identity.userId };
+
+/** The service itself (deadlines, policies). */
+export const SYSTEM: Actor = { type: 'system', id: null };

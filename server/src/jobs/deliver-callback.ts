@@ -1,8 +1,7 @@
 import type { JobHelpers } from 'graphile-worker';
+import { ZCallbackJob } from '../delivery/delivery-job';
 import type { Deps } from '../deps';
-import { alreadyAttempted, attemptDelivery, ZDeliveryJob } from './deliver';
-
-export const ZCallbackJob = ZDeliveryJob.extend({ item_id: ZDeliveryJob.shape.item_id.unwrap() });
+import { alreadyAttempted, attemptDelivery } from './deliver';
 
 /** Organizations' callback secrets, read once a minute at most per organization (a hot path). */
 const SECRET_TTL_MS = 60_000;

@@ -1,7 +1,8 @@
 import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
+import { type DeliveryJob, ZDeliveryJob } from '../delivery/delivery-job';
 import type { Deps } from '../deps';
-import { alreadyAttempted, attemptDelivery, type DeliveryJob, ZDeliveryJob } from './deliver';
+import { alreadyAttempted, attemptDelivery } from './deliver';
 
 /** Enqueued with the change (followUps): the webhook and the stream event to deliver. */
 const ZFirstAttempt = z.object({

@@ -1,25 +1,11 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { z } from 'zod';
 import { attemptRecorder } from '../delivery/attempts';
+import type { DeliveryJob } from '../delivery/delivery-job';
 import { type OutboundResult, postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
 import { addJob } from '../job-queue';
-import { EVENT_KINDS } from '../modules/items/event-kinds';
-
-/** What one delivery sends, frozen when it is first attempted, and which attempt this is. */
-export const ZDeliveryJob = z.object({
-  delivery_id: z.uuid(),
-  org_id: z.uuid(),
-  item_id: z.uuid().nullable(),
-  event: z.enum(EVENT_KINDS),
-  url: z.string(),
-  /** The exact bytes sent and signed: every attempt sends the same. */
-  body: z.string(),
-  attempt: z.number().int().min(1),
-});
-export type DeliveryJob = z.infer<typeof ZDeliveryJob>;
 
 /** 15 attempts with delays doubling from the base (10 s) up to 6 h: about 24 h before giving up. */
 export const MAX_DELIVERY_ATTEMPTS = 15;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
-import { actOnItem } from '../modules/items/items.service';
+import { actOnItem } from '../modules/items/act-on-item';
 
 const ZExpireJob = z.object({ item_id: z.uuid() });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { createCaller } from '../app-router';
 import { ZName } from '../modules/channels/channels.contract';
-import { ZForm } from '../modules/items/form';
+import { ZForm } from '../modules/items/form.contract';
+import { ZAddCommentInput } from '../modules/items/comments.contract';
 import { ZItemFields, ZItemId, ZListItemsInput, ZSnoozeInput } from '../modules/items/item.contract';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -35,10 +36,10 @@ const itemFields = z.object({
 const ZId = ZItemId.shape.id.describe('Item id (UUID)');
 
 const ZNotifyArgs = z.strictObject({
-  title: z.string().trim().min(1).max(500).describe('Short headline people see first'),
+  title: ZItemFields.shape.title.unwrap().describe('Short headline people see first'),
   ...itemFields.shape,
   channel: ZName.optional().describe('Channel name (must exist)'),
-  priority: z.number().int().min(0).max(4).optional().describe('0 (lowest) to 4 (most urgent); default 2'),
+  priority: ZItemFields.shape.priority.describe('0 (lowest) to 4 (most urgent); default 2'),
   idempotency_key: ZIdempotencyKey,
 });
 
@@ -74,7 +75,7 @@ export const AGENT_TOOLS: AgentTool[] = [
       ),
       channel: ZName.optional().describe('Channel name'),
       limit: z.number().int().min(1).optional().describe('Page size, default 50, capped at 200'),
-      cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+      cursor: ZListItemsInput.shape.cursor.describe('next_cursor of the previous page'),
       include_archived: z.boolean().optional(),
       include_snoozed: z.boolean().optional(),
     }),
@@ -104,7 +105,7 @@ export const AGENT_TOOLS: AgentTool[] = [
   tool({
     name: 'service.comment_add',
     description: 'Add a comment to an item. Returns the comment.',
-    input: z.strictObject({ id: ZId, text: z.string().trim().min(1).max(10_000).describe('Comment text') }),
+    input: z.strictObject({ id: ZId, text: ZAddCommentInput.shape.body.describe('Comment text') }),
     call: (caller, { id, text }) => caller.items.addComment({ id, body: text }),
   }),
   tool({

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { actorOf, recordItemChange } from '../items/item-changes';
-import { findItem } from '../items/items.service';
+import { recordItemChange } from '../items/item-changes';
+import { findItem } from '../items/item-queries';
 import { ATTACHMENT_LIMITS, type AttachmentView, type CreateAttachmentInput } from './attachment.contract';
 
 type AttachmentRow = {

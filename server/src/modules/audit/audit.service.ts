@@ -1,24 +1,29 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
-import type { Identity } from '../../auth/identity';
+import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { decodeIdCursor, encodeIdCursor } from '../id-cursor';
-import { actorOf } from '../items/item-changes';
+
 import type { AuditEntryView, ListAuditInput } from './audit.contract';
 
 export type AuditEntry = {
   orgId: string;
+  /** The item it concerns, if any. */
+  itemId?: string;
   action: string;
-  actor: { type: 'user' | 'agent' | 'system'; id: string | null };
+  actor: Actor;
   data: Record<string, unknown>;
 };
 
+/** The one INSERT of an audit entry, to run alone or inside a caller's statement (item changes). */
+export const auditInsert = (sql: Queryable, entry: AuditEntry) =>
+  sql`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
+      values (${uuidv7()}, ${entry.orgId}, ${entry.itemId ?? null}, ${entry.action}, ${entry.actor.type},
+              ${entry.actor.id}, ${sql.json(entry.data as never)})`;
+
 /** An audit entry without an item (sign-ins, credentials, organization changes), in `tx`. */
 export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
-  const { orgId, action, actor, data } = entry;
-  await tx`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
-           values (${uuidv7()}, ${orgId}, null, ${action}, ${actor.type}, ${actor.id},
-                   ${tx.json(data as never)})`;
+  await tx`${auditInsert(tx, entry)}`;
 }
 
 /** An audit entry for an organization-level change by the caller, in the caller's transaction. */

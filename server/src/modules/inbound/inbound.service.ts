@@ -5,8 +5,8 @@ import type { Deps } from '../../deps';
 import { AppError, fieldsFromZod } from '../../errors';
 import { idempotent } from '../../trpc/idempotency';
 import { recordOrgChange } from '../audit/audit.service';
+import { createItem } from '../items/create-item';
 import { ZCreateItemInput } from '../items/item.contract';
-import { createItem } from '../items/items.service';
 import type { InboundWebhookView } from './inbound.contract';
 
 type Row = Omit<InboundWebhookView, 'created_at'> & { created_at: Date };

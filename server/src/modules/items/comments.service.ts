@@ -1,8 +1,9 @@
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
+import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import { actorOf, recordItemChange } from './item-changes';
-import { findItem } from './items.service';
+import { recordItemChange } from './item-changes';
+import { findItem } from './item-queries';
 
 type CommentRow = {
   id: string;

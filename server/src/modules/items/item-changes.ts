@@ -1,20 +1,12 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
-import type { Identity } from '../../auth/identity';
+import type { Actor } from '../../auth/identity';
+import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
+import { auditInsert } from '../audit/audit.service';
+import type { EventKind } from './event-kinds';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
-
-export type Actor = { type: 'user' | 'agent' | 'system'; id: string | null };
-
-export const actorOf = (identity: Identity): Actor =>
-  identity.agentId ? { type: 'agent', id: identity.agentId } : { type: 'user', id: identity.userId };
-
-export const SYSTEM: Actor = { type: 'system', id: null };
-
-import type { EventKind } from './event-kinds';
-
-export { EVENT_KINDS, type EventKind } from './event-kinds';
 
 /** Events that are reported to the item's callback_url. */
 const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set([
@@ -27,17 +19,6 @@ const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set([
   'item.expired',
   'item.withdrawn',
 ]);
-
-export type CallbackJob = {
-  delivery_id: string;
-  org_id: string;
-  item_id: string;
-  event: EventKind;
-  url: string;
-  /** The exact JSON that is sent and signed, frozen at the time of the change. */
-  body: string;
-  attempt: number;
-};
 
 export function callbackBody(row: ItemRow, event: EventKind): string {
   return JSON.stringify({
@@ -95,10 +76,13 @@ const webhookJobs = (
  */
 export function followUps(sql: Queryable, change: Change) {
   const { row, actor, event } = change;
-  const audit = sql`audit as (
-    insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
-    values (${uuidv7()}, ${row.org_id}, ${row.id}, ${change.action}, ${actor.type}, ${actor.id},
-            ${sql.json((change.data ?? {}) as never)}))`;
+  const audit = sql`audit as (${auditInsert(sql, {
+    orgId: row.org_id,
+    itemId: row.id,
+    action: change.action,
+    actor,
+    data: change.data ?? {},
+  })})`;
   if (!event) return { ctes: audit, select: sql`1` };
   const eventId = uuidv7();
   const fanOut = change.webhooks !== false;

@@ -1,40 +1,32 @@
+import { schema } from '@beckon/db';
+import { getTableColumns } from 'drizzle-orm';
 import type { ItemView } from './item.contract';
-import type { ItemStatus } from './item-state';
 
-/** An items row with its channel name, as selected by ITEM_SELECT. */
-export type ItemRow = {
-  id: string;
-  org_id: string;
-  title: string;
-  message: string | null;
-  level: ItemView['level'];
-  priority: number;
-  channel_id: string | null;
-  channel_name: string | null;
-  tags: string[];
+/** `fooBar` → `foo_bar`: the column names postgres.js hands back for drizzle's property names. */
+type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
+  : S;
+type SnakeKeys<T> = { [K in keyof T as Snake<K & string>]: T[K] };
+type Columns = Omit<typeof schema.items.$inferSelect, 'search' | 'form' | 'response'>;
+
+/**
+ * An items row as hand-written queries select it, derived from the drizzle schema (the one
+ * definition of the table), with its JSON columns typed by the contract and its channel's name.
+ */
+export type ItemRow = SnakeKeys<Columns> & {
   form: ItemView['form'];
-  metadata: Record<string, unknown>;
-  callback_url: string | null;
-  deadline_at: Date | null;
-  status: ItemStatus;
-  status_before_archive: ItemStatus | null;
   response: Record<string, unknown> | null;
-  answered_at: Date | null;
-  answered_by_type: 'user' | 'agent' | 'system' | null;
-  answered_by_id: string | null;
-  acked_at: Date | null;
-  snoozed_until: Date | null;
-  pinned: boolean;
-  archived_at: Date | null;
-  created_by_type: 'user' | 'agent' | 'system';
-  created_by_id: string | null;
-  agent_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  channel_name: string | null;
 };
+
+/** Every column an item view needs, from the same schema (not the search vector). */
+export const ITEM_COLUMNS: readonly string[] = Object.values(getTableColumns(schema.items))
+  .map((column) => column.name)
+  .filter((name) => name !== 'search');
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The wire shape (ZItem) of a row. */
 export function itemView(row: ItemRow): ItemView {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 import { itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
 import { ZName } from '../channels/channels.contract';
-import { ZForm } from './form';
+import { ZForm } from './form.contract';
 
 /** Size limits of decisions.md. */
 export const LIMITS = {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
+import { actOnItem } from './act-on-item';
 import { commentMeta, ZAddCommentInput, ZComment, ZTimelineEntry } from './comments.contract';
 import { addComment, listComments, timeline } from './comments.service';
+import { createItem } from './create-item';
 import {
   itemMeta,
   ZAnswerInput,
@@ -15,7 +17,8 @@ import {
   ZUpdateItemInput,
 } from './item.contract';
 import type { ItemAction } from './item-state';
-import { actOnItem, createItem, getItem, listItems, updateItem } from './items.service';
+import { getItem, listItems } from './read-items';
+import { updateItem } from './update-item';
 
 const read = permissionProcedure('items.read');
 const write = permissionProcedure('items.write');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Meta } from '../../trpc/init';
+import { EVENT_KINDS } from '../items/event-kinds';
 import { ZPageLimit } from '../items/item.contract';
-import { EVENT_KINDS } from '../items/item-changes';
 
 export const ZWebhook = z
   .object({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Form, validateAnswer, ZForm } from './form';
+import { type Form, ZForm } from './form.contract';
+import { validateAnswer } from './form-answer';
 
 const OPTIONS = [
   { value: 'a', label: 'Alpha' },

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { EVENT_KINDS } from '../modules/items/event-kinds';
+
+/** What one delivery sends, frozen when it is first attempted, and which attempt this is. */
+export const ZDeliveryJob = z.object({
+  delivery_id: z.uuid(),
+  org_id: z.uuid(),
+  item_id: z.uuid().nullable(),
+  event: z.enum(EVENT_KINDS),
+  url: z.string(),
+  /** The exact bytes sent and signed: every attempt sends the same. */
+  body: z.string(),
+  attempt: z.number().int().min(1),
+});
+export type DeliveryJob = z.infer<typeof ZDeliveryJob>;
+
+/** The payload of `deliver_callback`, enqueued with an item's change (item-changes.ts). */
+export const ZCallbackJob = ZDeliveryJob.extend({ item_id: ZDeliveryJob.shape.item_id.unwrap() });
+export type CallbackJob = z.infer<typeof ZCallbackJob>;

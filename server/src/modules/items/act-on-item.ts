@@ -1,0 +1,133 @@
+import type { Queryable } from '@beckon/db';
+import type { Identity } from '../../auth/identity';
+import { actorOf, SYSTEM } from '../../auth/identity';
+import { OrgFacts } from '../../caches/org-facts';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import type { EventKind } from './event-kinds';
+import { validateAnswer } from './form-answer';
+import type { ItemView } from './item.contract';
+import { recordItemChange } from './item-changes';
+import { findItem, RETURNING, scheduleExpiry } from './item-queries';
+import { type ItemAction, nextStatus } from './item-state';
+import { type ItemRow, itemView } from './item-view';
+
+const EVENTS: Record<ItemAction, EventKind> = {
+  answer: 'item.answered',
+  dismiss: 'item.dismissed',
+  ack: 'item.acked',
+  archive: 'item.archived',
+  unarchive: 'item.unarchived',
+  restore: 'item.restored',
+  withdraw: 'item.withdrawn',
+  expire: 'item.expired',
+  snooze: 'item.updated',
+  unsnooze: 'item.updated',
+  pin: 'item.updated',
+  unpin: 'item.updated',
+};
+
+export type ActionInput = { action: ItemAction; values?: unknown; until?: Date };
+
+/** The column changes of an allowed move (the status machine has already said yes). */
+function changesFor(
+  sql: Queryable,
+  row: ItemRow,
+  input: ActionInput,
+  to: ItemRow['status'],
+  actor: ReturnType<typeof actorOf>,
+) {
+  switch (input.action) {
+    case 'answer':
+      return sql`status = ${to}, response = ${sql.json(input.values as never)}, answered_at = now(),
+                 answered_by_type = ${actor.type}, answered_by_id = ${actor.id}`;
+    case 'ack':
+      return sql`acked_at = coalesce(acked_at, now())`;
+    case 'archive':
+      return sql`status = 'archived', status_before_archive = ${row.status}, archived_at = now()`;
+    case 'unarchive':
+      return sql`status = ${to}, status_before_archive = null, archived_at = null`;
+    case 'snooze':
+      return sql`snoozed_until = ${input.until ?? null}`;
+    case 'unsnooze':
+      return sql`snoozed_until = null`;
+    case 'pin':
+    case 'unpin':
+      return sql`pinned = ${input.action === 'pin'}`;
+    default:
+      return sql`status = ${to}`;
+  }
+}
+
+/** An action that would change nothing (a second ack, pinning a pinned item): recorded nowhere. */
+function changesNothing(row: ItemRow, action: ItemAction): boolean {
+  switch (action) {
+    case 'ack':
+      return row.acked_at !== null;
+    case 'pin':
+    case 'unpin':
+      return row.pinned === (action === 'pin');
+    case 'unsnooze':
+      return row.snoozed_until === null;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Applies one action of the status machine to an item, in one transaction with its audit entry,
+ * event and callback. A move the machine refuses is a 409 naming the current status; one that
+ * changes nothing answers the item as it is, with no audit entry, event or callback.
+ */
+export async function actOnItem(
+  deps: Deps,
+  identity: Identity | null,
+  orgId: string,
+  id: string,
+  input: ActionInput,
+): Promise<ItemView> {
+  if (input.action === 'snooze' && (!input.until || input.until.getTime() <= Date.now())) {
+    throw AppError.invalid({ until: 'must be in the future' });
+  }
+  const actor = identity ? actorOf(identity) : SYSTEM;
+  const webhooks = await OrgFacts.has(deps, 'webhooks', orgId);
+  const row = await deps.sql.begin(async (tx) => {
+    const current = await findItem(tx, orgId, id, true);
+    const to = nextStatus(input.action, {
+      status: current.status,
+      statusBeforeArchive: current.status_before_archive,
+      hasResponse: current.response !== null,
+    });
+    if (!to) {
+      throw AppError.conflict(`cannot ${input.action} an item that is ${current.status}`, {
+        status: current.status,
+      });
+    }
+    if (changesNothing(current, input.action)) return current;
+    if (input.action === 'answer') {
+      if (!current.form) throw AppError.conflict('item has no form to answer', { status: current.status });
+      const answer = validateAnswer(current.form, input.values);
+      if (!answer.ok) throw AppError.validationFailed(answer.fields);
+      input = { ...input, values: answer.values };
+    }
+    const [updated] = await tx<ItemRow[]>`
+      update items set ${changesFor(tx, current, input, to, actor)}, updated_at = now()
+       where id = ${id} returning ${tx.unsafe(RETURNING)}`;
+    const row = { ...(updated as ItemRow), channel_name: current.channel_name };
+    const data = input.action === 'snooze' ? { until: input.until?.toISOString() } : {};
+    await recordItemChange(tx, {
+      row,
+      action: `item.${input.action}`,
+      actor,
+      event: EVENTS[input.action],
+      data,
+      webhooks,
+    });
+    // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
+    // run at once if the deadline passed meanwhile.
+    if (current.deadline_at && (current.status === 'open') !== (row.status === 'open'))
+      await scheduleExpiry(tx, row);
+    return row;
+  });
+  return itemView(row);
+}

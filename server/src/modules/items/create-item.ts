@@ -1,0 +1,120 @@
+import type { Queryable } from '@beckon/db';
+import { uuidv7 } from 'uuidv7';
+import type { Identity } from '../../auth/identity';
+import { type Actor, actorOf } from '../../auth/identity';
+import { OrgFacts } from '../../caches/org-facts';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { quotaError } from '../billing/plan-gate';
+import { pushEntries } from '../push/push-entries';
+import {
+  type CreateItemInput,
+  ITEM_DEFAULTS,
+  type ItemFields,
+  type ItemView,
+  ZItemFields,
+} from './item.contract';
+import { expiryJob, followUps } from './item-changes';
+import { channelIdByName, channelName, futureDeadline } from './item-queries';
+import { type ItemRow, itemView } from './item-view';
+
+/**
+ * The fields of a new item: what the request gives, then what its template holds for the fields
+ * the request leaves out (field by field: the request wins), then the documented defaults.
+ */
+async function itemFields(sql: Queryable, orgId: string, input: CreateItemInput) {
+  const { template, ...given } = input;
+  let fields: ItemFields = given;
+  if (template !== undefined) {
+    const [row] = await sql<{ fields: unknown }[]>`
+      select fields from templates where org_id = ${orgId} and name = ${template}`;
+    if (!row) throw AppError.invalid({ template: 'unknown template' });
+    // Stored as validated JSON; parsed again to turn the deadline back into a Date.
+    const stored = ZItemFields.safeParse(row.fields);
+    if (!stored.success) throw AppError.invalid({ template: 'template fields are no longer valid' });
+    const defined = Object.entries(given).filter(([, value]) => value !== undefined);
+    fields = { ...stored.data, ...Object.fromEntries(defined) };
+  }
+  const { title } = fields;
+  if (title === undefined) throw AppError.invalid({ title: 'Required' });
+  return {
+    ...fields,
+    title,
+    level: fields.level ?? ITEM_DEFAULTS.level,
+    priority: fields.priority ?? ITEM_DEFAULTS.priority,
+    tags: fields.tags ?? [...ITEM_DEFAULTS.tags],
+    metadata: fields.metadata ?? { ...ITEM_DEFAULTS.metadata },
+  };
+}
+
+export async function createItem(
+  deps: Deps,
+  identity: Identity,
+  request: CreateItemInput,
+  /** Who the item says created it (an inbound webhook differs from its identity). */
+  actor: Actor = actorOf(identity),
+): Promise<ItemView> {
+  const { sql } = deps;
+  const { channel: byName, ...given } = request;
+  const channelId =
+    byName === undefined ? given.channel_id : await channelIdByName(sql, identity.orgId, byName);
+  const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
+  const channel = await channelName(sql, identity.orgId, input.channel_id);
+  futureDeadline(input.deadline_at);
+  const now = deps.clock();
+  const row: ItemRow = {
+    id: uuidv7(),
+    org_id: identity.orgId,
+    title: input.title,
+    message: input.message ?? null,
+    level: input.level,
+    priority: input.priority,
+    channel_id: input.channel_id ?? null,
+    channel_name: channel,
+    tags: input.tags,
+    form: input.form ?? null,
+    metadata: input.metadata,
+    callback_url: input.callback_url ?? null,
+    deadline_at: input.deadline_at ?? null,
+    status: 'open',
+    status_before_archive: null,
+    response: null,
+    answered_at: null,
+    answered_by_type: null,
+    answered_by_id: null,
+    acked_at: null,
+    snoozed_until: null,
+    pinned: false,
+    archived_at: null,
+    created_by_type: actor.type,
+    created_by_id: actor.id,
+    agent_id: identity.agentId,
+    created_at: now,
+    updated_at: now,
+  };
+  // One statement, so one round trip and no explicit transaction: the item, its audit entry,
+  // its stream event and notification, its webhook jobs, push entries and expiry job commit together.
+  const { ctes, select } = followUps(sql, {
+    row,
+    action: 'item.create',
+    actor,
+    event: 'item.created',
+    webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
+  });
+  const push = await OrgFacts.has(deps, 'devices', identity.orgId);
+  // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
+  await sql`
+    with item as (
+      insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
+                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at)
+      values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
+              ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
+              ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
+              ${row.created_at}, ${row.updated_at})
+    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor.type === 'user' ? actor.id : null, now)}` : sql``}
+    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
+      ${push ? sql`, (select count(*) from push_jobs)` : sql``}`.catch((error: unknown) => {
+    throw quotaError(deps.env, error) ?? error;
+  });
+  return itemView(row);
+}

@@ -1,0 +1,51 @@
+import type { Queryable } from '@beckon/db';
+import { AppError } from '../../errors';
+import { expiryJob } from './item-changes';
+import { ITEM_COLUMNS, type ItemRow } from './item-view';
+
+/** Shared by the item operations: the row with its channel name, channels, deadlines, expiry. */
+const SELECTED = ITEM_COLUMNS.map((column) => `i.${column}`).join(', ');
+export const RETURNING = ITEM_COLUMNS.join(', ');
+
+export const SELECT = (sql: Queryable) =>
+  sql`select ${sql.unsafe(SELECTED)}, (select c.name from channels c where c.id = i.channel_id) as channel_name
+        from items i`;
+
+export async function channelName(sql: Queryable, orgId: string, channelId: string | null | undefined) {
+  if (!channelId) return null;
+  const [channel] = await sql<{ name: string }[]>`
+    select name from channels where id = ${channelId} and org_id = ${orgId}`;
+  if (!channel) throw AppError.invalid({ channel_id: 'unknown channel' });
+  return channel.name;
+}
+
+export async function channelIdByName(sql: Queryable, orgId: string, name: string) {
+  const [channel] = await sql<
+    { id: string }[]
+  >`select id from channels where org_id = ${orgId} and name = ${name}`;
+  if (!channel) throw AppError.invalid({ channel: 'unknown channel' });
+  return channel.id;
+}
+
+export function futureDeadline(deadline: Date | null | undefined) {
+  if (deadline && deadline.getTime() <= Date.now())
+    throw AppError.invalid({ deadline_at: 'must be in the future' });
+}
+
+/** The expiry job of an item: one per item (job key), replaced when the deadline moves. */
+export async function scheduleExpiry(sql: Queryable, row: ItemRow) {
+  const key = `expire_item:${row.id}`;
+  if (row.deadline_at && row.status === 'open') {
+    await sql`select ${expiryJob(sql, row)}`;
+  } else {
+    await sql`select graphile_worker.remove_job(${key})`;
+  }
+}
+
+export async function findItem(sql: Queryable, orgId: string, id: string, lock = false): Promise<ItemRow> {
+  const [row] = lock
+    ? await sql<ItemRow[]>`${SELECT(sql)} where i.id = ${id} and i.org_id = ${orgId} for update of i`
+    : await sql<ItemRow[]>`${SELECT(sql)} where i.id = ${id} and i.org_id = ${orgId}`;
+  if (!row) throw AppError.notFound();
+  return row;
+}

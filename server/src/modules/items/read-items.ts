@@ -1,0 +1,54 @@
+import type { Identity } from '../../auth/identity';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import type { ItemView, ListItemsInput } from './item.contract';
+import { findItem, SELECT } from './item-queries';
+import { type ItemRow, itemView } from './item-view';
+
+export async function getItem(deps: Deps, identity: Identity, id: string): Promise<ItemView> {
+  return itemView(await findItem(deps.sql, identity.orgId, id));
+}
+
+type Cursor = { pinned: boolean; id: string };
+
+const encodeCursor = (c: Cursor) =>
+  Buffer.from(JSON.stringify([c.pinned ? 1 : 0, c.id])).toString('base64url');
+
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const [pinned, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [unknown, unknown];
+    if ((pinned === 0 || pinned === 1) && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) {
+      return { pinned: pinned === 1, id };
+    }
+  } catch {}
+  throw AppError.invalid({ cursor: 'invalid cursor' });
+}
+
+/** Keyset pagination over (pinned, id): pinned first, newest first, stable under inserts. */
+export async function listItems(deps: Deps, identity: Identity, input: ListItemsInput) {
+  const { sql } = deps;
+  const conditions = [sql`i.org_id = ${identity.orgId}`];
+  if (input.status) conditions.push(sql`i.status = ${input.status}`);
+  else if (!input.include_archived) conditions.push(sql`i.status <> 'archived'`);
+  if (!input.include_snoozed) conditions.push(sql`(i.snoozed_until is null or i.snoozed_until <= now())`);
+  if (input.channel_id) conditions.push(sql`i.channel_id = ${input.channel_id}`);
+  if (input.channel) {
+    conditions.push(
+      sql`i.channel_id = (select c.id from channels c where c.org_id = ${identity.orgId} and c.name = ${input.channel})`,
+    );
+  }
+  if (input.q) conditions.push(sql`i.search @@ websearch_to_tsquery('simple', ${input.q})`);
+  if (input.cursor) {
+    const after = decodeCursor(input.cursor);
+    conditions.push(sql`(i.pinned, i.id) < (${after.pinned}, ${after.id}::uuid)`);
+  }
+  const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
+  const rows = await sql<ItemRow[]>`
+    ${SELECT(sql)} where ${where} order by i.pinned desc, i.id desc limit ${input.limit + 1}`;
+  const page = rows.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(itemView),
+    next_cursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+  };
+}

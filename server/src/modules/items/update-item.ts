@@ -1,0 +1,36 @@
+import type { Identity } from '../../auth/identity';
+import { actorOf } from '../../auth/identity';
+import type { Deps } from '../../deps';
+import type { ItemView, UpdateItemInput } from './item.contract';
+import { recordItemChange } from './item-changes';
+import { channelName, findItem, futureDeadline, RETURNING, scheduleExpiry } from './item-queries';
+import { type ItemRow, itemView } from './item-view';
+
+export async function updateItem(deps: Deps, identity: Identity, input: UpdateItemInput): Promise<ItemView> {
+  const { sql } = deps;
+  const { id, ...fields } = input;
+  futureDeadline(fields.deadline_at);
+  const channel =
+    fields.channel_id === undefined ? undefined : await channelName(sql, identity.orgId, fields.channel_id);
+  const row = await sql.begin(async (tx) => {
+    await findItem(tx, identity.orgId, id, true);
+    const set: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) set[key] = key === 'metadata' ? tx.json(value as never) : value;
+    }
+    const [updated] = await tx<ItemRow[]>`
+      update items set ${tx(set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
+    const row = { ...(updated as ItemRow), channel_name: channel ?? null };
+    if (channel === undefined) row.channel_name = await channelName(tx, identity.orgId, row.channel_id);
+    await recordItemChange(tx, {
+      row,
+      action: 'item.update',
+      actor: actorOf(identity),
+      event: 'item.updated',
+      data: { fields: Object.keys(set) },
+    });
+    if ('deadline_at' in set) await scheduleExpiry(tx, row);
+    return row;
+  });
+  return itemView(row);
+}
