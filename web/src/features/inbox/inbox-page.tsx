@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { navigate, useLocation } from '../../lib/router';
 import { type Item, trpc } from '../../lib/trpc';
-import { ItemList, type ListInput } from './item-list';
+import { type FeedInput, ItemFeed } from './item-feed';
 
 const VIEWS = [
   { id: 'inbox', label: 'Inbox', empty: 'Nothing waiting for you. New items appear here as they arrive.' },
@@ -48,11 +48,11 @@ export function InboxPage() {
     return () => clearTimeout(timer);
   });
 
-  const common: ListInput = {
+  const common: FeedInput = {
     ...(channel ? { channel_id: channel } : {}),
     ...(q ? { q } : {}),
   };
-  const inputs: Record<View, ListInput> = {
+  const inputs: Record<View, FeedInput> = {
     inbox: { ...common, ...(status ? { status } : {}) },
     snoozed: { ...common, ...(status ? { status } : {}), include_snoozed: true },
     archived: { ...common, status: 'archived', include_snoozed: true },
@@ -132,7 +132,7 @@ export function InboxPage() {
         <TabPanels>
           {VIEWS.map((v) => (
             <TabPanel key={v.id} className="focus:outline-none">
-              <ItemList
+              <ItemFeed
                 input={inputs[v.id]}
                 label={v.label}
                 empty={q || status || channel ? 'No items match these filters.' : v.empty}

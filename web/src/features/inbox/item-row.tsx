@@ -3,8 +3,8 @@ import { ChannelBadge, LevelBadge, levelBar, PriorityBadge, StatusBadge, Tag } f
 import { Link } from '../../lib/router';
 import { formatDateTime, formatRelative } from '../../lib/time';
 import type { Item } from '../../lib/trpc';
-import { ItemActions } from '../items/actions';
 import { Countdown } from '../items/countdown';
+import { ItemActions } from '../items/item-actions';
 
 /** One inbox row: what it is, how urgent, where from, and its actions. */
 /** Memoized: scrolling re-renders the list, and the rows already on screen need not follow. */

@@ -6,7 +6,7 @@ import { Modal } from '../../components/modal';
 import { ErrorNotice } from '../../components/notice';
 import { formatDateTime, toLocalInput } from '../../lib/time';
 import { appClient, type Item } from '../../lib/trpc';
-import { applyItem } from './cache';
+import { applyItem } from './item-cache';
 
 type SimpleAction = 'ack' | 'dismiss' | 'restore' | 'unsnooze' | 'pin' | 'unpin' | 'archive' | 'unarchive';
 type ActionInput = { id: string; action: SimpleAction } | { id: string; action: 'snooze'; until: Date };

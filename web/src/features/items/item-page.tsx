@@ -6,11 +6,12 @@ import { renderMarkdown } from '../../lib/markdown';
 import { Link } from '../../lib/router';
 import { formatDateTime, useNow } from '../../lib/time';
 import { type Item, trpc } from '../../lib/trpc';
-import { ItemActions } from '../items/actions';
-import { Countdown } from '../items/countdown';
-import { AnswerForm, AnswerView } from './answer-form';
+import { AnswerForm } from './answer/answer-form';
+import { AnswerView } from './answer/answer-view';
 import { Attachments } from './attachments';
 import { Comments } from './comments';
+import { Countdown } from './countdown';
+import { ItemActions } from './item-actions';
 import { Timeline } from './timeline';
 
 function Message({ source }: { source: string }) {
