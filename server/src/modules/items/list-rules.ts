@@ -15,6 +15,10 @@ export type ListItemsRequest = z.input<typeof ZListItemsInput>;
 /** The fields of an item (its wire shape) the rules look at. */
 export type ListedItemFields = Pick<ItemView, 'status' | 'channel_id' | 'channel' | 'snoozed_until'>;
 
+/** Whether a snooze hides the item at `now`; a snooze that has run out (`<= now()`) does not. */
+export const isSnoozed = (item: Pick<ItemView, 'snoozed_until'>, now: number) =>
+  item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+
 /** A flag as the list input accepts it: a boolean, or its query-string text (ZQueryBool). */
 const isSet = (flag: unknown) => flag === true || flag === 'true';
 
@@ -29,9 +33,7 @@ export function listedBy(item: ListedItemFields, input: ListItemsRequest, now: n
   } else if (item.status === 'archived' && !isSet(input.include_archived)) {
     return false;
   }
-  // A snooze that has run out (`snoozed_until <= now()`) no longer hides the item.
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
-  if (snoozed && !isSet(input.include_snoozed)) return false;
+  if (isSnoozed(item, now) && !isSet(input.include_snoozed)) return false;
   if (input.channel_id !== undefined && item.channel_id !== input.channel_id) return false;
   // By name: an unknown name lists nothing, and no item has an unknown channel's name.
   if (input.channel !== undefined && item.channel !== input.channel) return false;

@@ -1,3 +1,4 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { Field, Input, Label, Select, Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -13,9 +14,6 @@ const VIEWS = [
 type View = (typeof VIEWS)[number]['id'];
 
 const STATUSES: Item['status'][] = ['open', 'answered', 'dismissed', 'expired', 'withdrawn'];
-
-const isSnoozed = (item: Item, now: number) =>
-  item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
 
 const control =
   'mt-1 block w-full rounded-md border border-gray-400 bg-white px-3 py-2 text-sm text-gray-900 focus-ring';

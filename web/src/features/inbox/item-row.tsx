@@ -1,3 +1,4 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { memo } from 'react';
 import { ChannelBadge, LevelBadge, levelBar, PriorityBadge, StatusBadge, Tag } from '../../components/badges';
 import { Link } from '../../lib/router';
@@ -20,7 +21,7 @@ export const ItemRow = memo(function ItemRow({
   position: number;
   size: number;
 }) {
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+  const snoozed = isSnoozed(item, now);
   return (
     <article
       aria-labelledby={`item-${item.id}-title`}

@@ -4,7 +4,7 @@ import type { Item, ItemList, ItemListInput } from '../../lib/trpc';
 import { trpc } from '../../lib/trpc';
 
 /** Lists are ordered pinned first, then newest first (UUID v7 ids sort by creation). */
-const before = (a: Item, b: Item) => (a.pinned !== b.pinned ? a.pinned : a.id > b.id);
+const sortsBefore = (a: Item, b: Item) => (a.pinned !== b.pinned ? a.pinned : a.id > b.id);
 
 /**
  * Puts `item` where it belongs in a loaded list (replacing, moving or removing it). Keyset pages
@@ -16,7 +16,7 @@ function placeInList(data: InfiniteData<ItemList>, item: Item, member: boolean):
   if (member) {
     let placed = false;
     for (const page of pages) {
-      const index = page.items.findIndex((existing) => before(item, existing));
+      const index = page.items.findIndex((existing) => sortsBefore(item, existing));
       if (index >= 0) {
         page.items.splice(index, 0, item);
         placed = true;

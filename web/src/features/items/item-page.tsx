@@ -1,3 +1,4 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { ChannelBadge, LevelBadge, PriorityBadge, StatusBadge, Tag } from '../../components/badges';
@@ -78,7 +79,7 @@ export function ItemPage({ id }: { id: string }) {
       </div>
     );
   const item = query.data;
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+  const snoozed = isSnoozed(item, now);
 
   return (
     <article className="mx-auto max-w-5xl space-y-4 p-3 sm:p-4" aria-labelledby="item-title">

@@ -1,5 +1,6 @@
 import { Description, Field, Label, Legend } from '@headlessui/react';
 import type { ReactNode } from 'react';
+import { controlClass, labelClass } from '../../../components/field';
 import type { FormField } from '../../../lib/trpc';
 
 /** What every field renderer gets: the field, its current value, its 422 message and a setter. */
@@ -10,11 +11,8 @@ export type FieldProps<Type extends FormField['type'] = FormField['type']> = {
   onChange: (value: unknown) => void;
 };
 
-export const controlClass =
-  'mt-1 block w-full rounded-md border bg-white px-3 py-2 text-sm text-gray-900 focus-ring data-invalid:border-red-700 border-gray-400';
 export const boxClass =
   'group flex size-5 shrink-0 items-center justify-center rounded border border-gray-500 bg-white focus-ring data-checked:border-indigo-700 data-checked:bg-indigo-700';
-const labelClass = 'block text-sm font-medium text-gray-900';
 
 /** The props a single control shares: invalid state (aria-invalid), required, and its look. */
 export const controlProps = (field: FormField, error: string | undefined) => ({
