@@ -10,7 +10,7 @@ import { matchPath, navigate, useLocation } from './lib/router';
 import { rememberNext, useToken } from './lib/session';
 
 // The item page (Markdown, forms) and the agents page load on first use: the inbox comes first.
-const ItemPage = lazy(() => import('./features/item/item-page').then((m) => ({ default: m.ItemPage })));
+const ItemPage = lazy(() => import('./features/items/item-page').then((m) => ({ default: m.ItemPage })));
 const AgentsPage = lazy(() =>
   import('./features/agents/agents-page').then((m) => ({ default: m.AgentsPage })),
 );

@@ -1,15 +1,18 @@
 import type { AppRouter, AuthRouter } from '@beckon/server/app-router';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpLink } from '@trpc/client';
-import type { inferRouterOutputs } from '@trpc/server';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { errorStatus } from './errors';
 import { getToken, setToken } from './session';
 
+export type AppInputs = inferRouterInputs<AppRouter>;
 export type AppOutputs = inferRouterOutputs<AppRouter>;
 export type AuthOutputs = inferRouterOutputs<AuthRouter>;
 export type Item = AppOutputs['items']['get'];
+/** One page of a list of items (`items.list`), and the request for it. */
 export type ItemList = AppOutputs['items']['list'];
+export type ItemListInput = AppInputs['items']['list'];
 export type Form = NonNullable<Item['form']>;
 export type FormField = Form['fields'][number];
 

@@ -1,9 +1,10 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { Field, Input, Label, Select, Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { navigate, useLocation } from '../../lib/router';
 import { type Item, trpc } from '../../lib/trpc';
-import { ItemList, type ListInput } from './item-list';
+import { type FeedInput, ItemFeed } from './item-feed';
 
 const VIEWS = [
   { id: 'inbox', label: 'Inbox', empty: 'Nothing waiting for you. New items appear here as they arrive.' },
@@ -13,9 +14,6 @@ const VIEWS = [
 type View = (typeof VIEWS)[number]['id'];
 
 const STATUSES: Item['status'][] = ['open', 'answered', 'dismissed', 'expired', 'withdrawn'];
-
-const isSnoozed = (item: Item, now: number) =>
-  item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
 
 const control =
   'mt-1 block w-full rounded-md border border-gray-400 bg-white px-3 py-2 text-sm text-gray-900 focus-ring';
@@ -48,11 +46,11 @@ export function InboxPage() {
     return () => clearTimeout(timer);
   });
 
-  const common: ListInput = {
+  const common: FeedInput = {
     ...(channel ? { channel_id: channel } : {}),
     ...(q ? { q } : {}),
   };
-  const inputs: Record<View, ListInput> = {
+  const inputs: Record<View, FeedInput> = {
     inbox: { ...common, ...(status ? { status } : {}) },
     snoozed: { ...common, ...(status ? { status } : {}), include_snoozed: true },
     archived: { ...common, status: 'archived', include_snoozed: true },
@@ -132,7 +130,7 @@ export function InboxPage() {
         <TabPanels>
           {VIEWS.map((v) => (
             <TabPanel key={v.id} className="focus:outline-none">
-              <ItemList
+              <ItemFeed
                 input={inputs[v.id]}
                 label={v.label}
                 empty={q || status || channel ? 'No items match these filters.' : v.empty}

@@ -1,10 +1,11 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { memo } from 'react';
 import { ChannelBadge, LevelBadge, levelBar, PriorityBadge, StatusBadge, Tag } from '../../components/badges';
 import { Link } from '../../lib/router';
 import { formatDateTime, formatRelative } from '../../lib/time';
 import type { Item } from '../../lib/trpc';
-import { ItemActions } from '../items/actions';
 import { Countdown } from '../items/countdown';
+import { ItemActions } from '../items/item-actions';
 
 /** One inbox row: what it is, how urgent, where from, and its actions. */
 /** Memoized: scrolling re-renders the list, and the rows already on screen need not follow. */
@@ -20,7 +21,7 @@ export const ItemRow = memo(function ItemRow({
   position: number;
   size: number;
 }) {
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+  const snoozed = isSnoozed(item, now);
   return (
     <article
       aria-labelledby={`item-${item.id}-title`}

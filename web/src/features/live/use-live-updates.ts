@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Item } from '../../lib/trpc';
 import { authTrpc } from '../../lib/trpc';
-import { applyItem } from '../items/cache';
+import { applyItem } from '../items/item-cache';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 

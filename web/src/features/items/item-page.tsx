@@ -1,3 +1,4 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { ChannelBadge, LevelBadge, PriorityBadge, StatusBadge, Tag } from '../../components/badges';
@@ -6,11 +7,12 @@ import { renderMarkdown } from '../../lib/markdown';
 import { Link } from '../../lib/router';
 import { formatDateTime, useNow } from '../../lib/time';
 import { type Item, trpc } from '../../lib/trpc';
-import { ItemActions } from '../items/actions';
-import { Countdown } from '../items/countdown';
-import { AnswerForm, AnswerView } from './answer-form';
+import { AnswerForm } from './answer/answer-form';
+import { AnswerView } from './answer/answer-view';
 import { Attachments } from './attachments';
 import { Comments } from './comments';
+import { Countdown } from './countdown';
+import { ItemActions } from './item-actions';
 import { Timeline } from './timeline';
 
 function Message({ source }: { source: string }) {
@@ -77,7 +79,7 @@ export function ItemPage({ id }: { id: string }) {
       </div>
     );
   const item = query.data;
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+  const snoozed = isSnoozed(item, now);
 
   return (
     <article className="mx-auto max-w-5xl space-y-4 p-3 sm:p-4" aria-labelledby="item-title">

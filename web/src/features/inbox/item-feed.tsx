@@ -4,31 +4,27 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { useNow } from '../../lib/time';
-import { appClient, type Item, trpc } from '../../lib/trpc';
+import { appClient, type Item, type ItemListInput, trpc } from '../../lib/trpc';
 import { ItemRow } from './item-row';
 
-export type ListInput = {
-  status?: Item['status'];
-  channel_id?: string;
-  include_snoozed?: boolean;
-  q?: string;
-};
+/** What a feed lists: the list request without its paging (the feed pages through it). */
+export type FeedInput = Omit<ItemListInput, 'limit' | 'cursor'>;
 
 const PAGE_SIZE = 100;
 const count = new Intl.NumberFormat();
 
 /**
- * The inbox list: infinite scroll over `next_cursor`, virtualized against the window so that only
+ * One view of the inbox: infinite scroll over `next_cursor`, virtualized against the window so that only
  * the rows on screen (plus a few) are in the DOM, whatever the number of items loaded. An ARIA
  * feed: each row is an article with its position, and the feed is busy while a page loads.
  */
-export function ItemList({
+export function ItemFeed({
   input,
   keep,
   empty,
   label,
 }: {
-  input: ListInput;
+  input: FeedInput;
   /** A client-side filter on top of the server's (the snoozed view). */
   keep?: (item: Item, now: number) => boolean;
   empty: string;

@@ -1,3 +1,4 @@
+import { isSnoozed } from '@beckon/server/modules/items/list-rules';
 import { Field, Input, Label, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -6,7 +7,7 @@ import { Modal } from '../../components/modal';
 import { ErrorNotice } from '../../components/notice';
 import { formatDateTime, toLocalInput } from '../../lib/time';
 import { appClient, type Item } from '../../lib/trpc';
-import { applyItem } from './cache';
+import { applyItem } from './item-cache';
 
 type SimpleAction = 'ack' | 'dismiss' | 'restore' | 'unsnooze' | 'pin' | 'unpin' | 'archive' | 'unarchive';
 type ActionInput = { id: string; action: SimpleAction } | { id: string; action: 'snooze'; until: Date };
@@ -23,7 +24,7 @@ export function useItemAction() {
   });
 }
 
-const at = (date: Date, hours: number) => {
+const atHour = (date: Date, hours: number) => {
   const copy = new Date(date);
   copy.setHours(hours, 0, 0, 0);
   return copy;
@@ -31,8 +32,8 @@ const at = (date: Date, hours: number) => {
 
 /** Snooze presets, computed when the menu opens. */
 function presets(now = new Date()): { label: string; until: Date }[] {
-  const tomorrow = at(new Date(now.getTime() + 24 * 3600_000), 9);
-  const monday = at(now, 9);
+  const tomorrow = atHour(new Date(now.getTime() + 24 * 3600_000), 9);
+  const monday = atHour(now, 9);
   monday.setDate(monday.getDate() + ((8 - monday.getDay()) % 7 || 7));
   return [
     { label: 'In 1 hour', until: new Date(now.getTime() + 3600_000) },
@@ -140,7 +141,7 @@ type Entry = { action: SimpleAction; label: string; variant?: 'primary' | 'dange
 /** The actions the status machine allows now (decisions.md §2). */
 function availableActions(item: Item, now: number): Entry[] {
   const archived = item.status === 'archived';
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
+  const snoozed = isSnoozed(item, now);
   const entries: Entry[] = [];
   if (!archived && item.acked_at === null) entries.push({ action: 'ack', label: 'Acknowledge' });
   if (item.status === 'open' || item.status === 'answered')

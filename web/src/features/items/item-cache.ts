@@ -1,30 +1,10 @@
+import { listedBy } from '@beckon/server/modules/items/list-rules';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { AppOutputs, Item, ItemList } from '../../lib/trpc';
+import type { Item, ItemList, ItemListInput } from '../../lib/trpc';
 import { trpc } from '../../lib/trpc';
 
-type ListInput = {
-  status?: Item['status'];
-  channel_id?: string;
-  include_archived?: boolean;
-  include_snoozed?: boolean;
-  q?: string;
-};
-
-/** Whether the server would list `item` for `input` (items.service listItems), or null if unknown. */
-function belongs(item: Item, input: ListInput, now: number): boolean | null {
-  if (input.status ? item.status !== input.status : item.status === 'archived' && !input.include_archived) {
-    return false;
-  }
-  if (input.channel_id && item.channel_id !== input.channel_id) return false;
-  const snoozed = item.snoozed_until !== null && new Date(item.snoozed_until).getTime() > now;
-  if (snoozed && !input.include_snoozed) return false;
-  // Full-text search happens in PostgreSQL: only the server knows whether the item matches.
-  if (input.q) return null;
-  return true;
-}
-
 /** Lists are ordered pinned first, then newest first (UUID v7 ids sort by creation). */
-const before = (a: Item, b: Item) => (a.pinned !== b.pinned ? a.pinned : a.id > b.id);
+const sortsBefore = (a: Item, b: Item) => (a.pinned !== b.pinned ? a.pinned : a.id > b.id);
 
 /**
  * Puts `item` where it belongs in a loaded list (replacing, moving or removing it). Keyset pages
@@ -36,7 +16,7 @@ function placeInList(data: InfiniteData<ItemList>, item: Item, member: boolean):
   if (member) {
     let placed = false;
     for (const page of pages) {
-      const index = page.items.findIndex((existing) => before(item, existing));
+      const index = page.items.findIndex((existing) => sortsBefore(item, existing));
       if (index >= 0) {
         page.items.splice(index, 0, item);
         placed = true;
@@ -61,8 +41,8 @@ export function applyItem(queryClient: QueryClient, item: Item, event?: string) 
   for (const query of queryClient.getQueryCache().findAll({ queryKey: listKey })) {
     const data = query.state.data as InfiniteData<ItemList> | undefined;
     if (!data?.pages) continue;
-    const input = ((query.queryKey[1] as { input?: ListInput } | undefined)?.input ?? {}) as ListInput;
-    const member = belongs(item, input, now);
+    const input = (query.queryKey[1] as { input?: ItemListInput } | undefined)?.input ?? {};
+    const member = listedBy(item, input, now);
     const present = data.pages.some((page) => page.items.some((i) => i.id === item.id));
     if (member === null) {
       if (present) queryClient.setQueryData(query.queryKey, placeInList(data, item, true));
@@ -82,5 +62,3 @@ export function applyItem(queryClient: QueryClient, item: Item, event?: string) 
     }
   }
 }
-
-export type Stats = AppOutputs['stats']['get'];
