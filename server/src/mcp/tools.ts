@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { createCaller } from '../app-router';
 import { ZName } from '../modules/channels/channels.contract';
-import { ZForm } from '../modules/items/form.contract';
 import { ZAddCommentInput } from '../modules/items/comments.contract';
+import { ZForm } from '../modules/items/form.contract';
 import { ZItemFields, ZItemId, ZListItemsInput, ZSnoozeInput } from '../modules/items/item.contract';
 
 type Caller = ReturnType<typeof createCaller>;

@@ -1,5 +1,5 @@
 // Answers to a form: each value checked against its field (decisions.md, form validation).
-import type { Form, FormField } from './form.contract';
+import type { Form } from './form.contract';
 import { valueProblem } from './form-values';
 
 export type AnswerResult =
