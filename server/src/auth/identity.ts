@@ -1,4 +1,5 @@
-export type IdentitySource = 'session' | 'api_key';
+/** What the credential is: a person's session (or OAuth token), an API key, an inbound webhook's URL token. */
+export type IdentitySource = 'session' | 'api_key' | 'inbound_webhook';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */
 export type Identity = {
@@ -8,7 +9,7 @@ export type Identity = {
   source: IdentitySource;
   /** Set when the token is an OAuth access token issued to a third-party client. */
   clientId: string | null;
-  /** The credential's own id (session, API key or OAuth token hash). */
+  /** The credential's own id (session, API key, OAuth token hash, or inbound webhook). */
   credentialId: string;
   role: string;
   permissions: string[];
@@ -21,11 +22,15 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** Who a change is recorded as: the agent behind an API key, else the person. */
 export type Actor = { type: 'user' | 'agent' | 'system'; id: string | null };
 
+/** Who acts: the agent behind an API key, the inbound webhook itself (an agent), else the person. */
 export const actorOf = (identity: Identity): Actor =>
-  identity.agentId ? { type: 'agent', id: identity.agentId } : { type: 'user', id: identity.userId };
+  identity.agentId
+    ? { type: 'agent', id: identity.agentId }
+    : identity.source === 'inbound_webhook'
+      ? { type: 'agent', id: identity.credentialId }
+      : { type: 'user', id: identity.userId };
 
 /** The service itself (deadlines, policies). */
 export const SYSTEM: Actor = { type: 'system', id: null };

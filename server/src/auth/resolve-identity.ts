@@ -86,3 +86,23 @@ function permissionsOf(row: Row): string[] {
   const scopes = new Set((row.scope ?? '').split(' '));
   return agent.filter((permission) => scopes.has(permission));
 }
+
+/**
+ * An inbound webhook's URL token as a credential: it may create items in its organization
+ * (`items.write`), as the webhook (actorOf). Stored hashed; an unknown token is null.
+ */
+export async function resolveInboundToken(sql: Sql, token: string): Promise<Identity | null> {
+  const [hook] = await sql<{ id: string; org_id: string; created_by: string | null }[]>`
+    select id, org_id, created_by from inbound_webhooks where token_hash = ${hashToken(token)}`;
+  if (!hook) return null;
+  return {
+    userId: hook.created_by ?? hook.id,
+    orgId: hook.org_id,
+    agentId: null,
+    source: 'inbound_webhook',
+    clientId: null,
+    credentialId: hook.id,
+    role: 'inbound webhook',
+    permissions: ['items.write'],
+  };
+}

@@ -88,25 +88,6 @@ const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
   },
 };
 
-/** Inbound deliveries authenticate by the token in the path (http/inbound.ts): documented by hand. */
-const INBOUND_PATHS: NonNullable<OpenAPIObject['paths']> = {
-  '/webhooks/inbound/{token}': {
-    post: {
-      operationId: 'inbound-deliver',
-      summary: 'Create an item from an external system (the token of an inbound webhook; no bearer)',
-      tags: ['inbound webhooks'],
-      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: {
-        '201': {
-          description: 'The item',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
-        },
-        '402': errorResponse('402'),
-      },
-    },
-  },
-};
-
 /** Which process a document describes: the resource API (/api) or the account API (/auth). */
 export type ApiSurface = 'resource' | 'auth';
 
@@ -115,7 +96,7 @@ const SURFACES = {
     title: 'Beckon API',
     description: 'Interactive notifications: agents ask, people answer, outcomes flow back.',
     baseUrl: (env: Env) => `${env.RESOURCE_URL}/api`,
-    extraPaths: { ...DOWNLOAD_PATHS, ...INBOUND_PATHS },
+    extraPaths: DOWNLOAD_PATHS,
   },
   auth: {
     title: 'Beckon account API',
@@ -146,9 +127,6 @@ export function openApiDocument(
   );
   doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...ERROR_SCHEMAS } };
   doc.paths = { ...doc.paths, ...extraPaths };
-  // An inbound delivery takes exactly the body of POST /items (generated there, reused here).
-  const inbound = doc.paths['/webhooks/inbound/{token}']?.post;
-  if (inbound) inbound.requestBody = doc.paths['/items']?.post?.requestBody;
   // Creations answer 201 (meta.status): document that instead of the generated 200.
   for (const { meta } of restProcedures(router)) {
     const op = doc.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];

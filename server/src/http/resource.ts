@@ -6,7 +6,6 @@ import { registerAgentStream } from './agent-stream';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
-import { registerInbound } from './inbound';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { registerPaymentsWebhook } from './payments-webhook';
@@ -24,7 +23,6 @@ export async function buildResourceApp(
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
-  registerInbound(app, deps);
   registerPaymentsWebhook(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '@beckon/db';
 import type postgres from 'postgres';
-import type { Identity } from '../auth/identity';
+import { actorOf, type Identity } from '../auth/identity';
 import { AppError } from '../errors';
 import type { Context } from './context';
 
@@ -45,7 +45,7 @@ type Stored = {
  * Runs a creating operation at most once per `Idempotency-Key` (decisions.md): the same key and
  * body within 24 h replays the first answer (header `Idempotent-Replayed: true`), the same key
  * with another body is a 422, and a duplicate arriving while the first is still running is a
- * 409. Keys are scoped to the caller (user or agent) and the operation. Failed operations free
+ * 409. Keys are scoped to the caller (user, agent or inbound webhook) and the operation. Failed operations free
  * their key, so a corrected retry can use it.
  */
 export async function idempotent<T>(
@@ -63,7 +63,7 @@ export async function idempotent<T>(
   }
   const { sql } = ctx.deps;
   const orgId = ctx.identity.orgId;
-  const scope = `${operation}:${ctx.identity.agentId ?? ctx.identity.userId}`;
+  const scope = `${operation}:${actorOf(ctx.identity).id}`;
   const hash = createHash('sha256').update(canonical(input)).digest('hex');
 
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -90,11 +90,16 @@ describe('inbound webhooks', () => {
 
 describe('OpenAPI', () => {
   it('documents the inbound delivery with the item creation body', async () => {
-    type Doc = { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    type Op = { requestBody?: unknown; security?: unknown[]; parameters?: { name: string; in: string }[] };
+    type Doc = { paths: Record<string, Record<string, Op>> };
     const doc = (await server.resource.get<Doc>('/api/openapi.json')).body;
     expect(doc.paths['/inbound-webhooks']).toBeDefined();
     const inbound = doc.paths['/webhooks/inbound/{token}']?.post;
     expect(inbound?.requestBody).toEqual(doc.paths['/items']?.post?.requestBody);
     expect(JSON.stringify(inbound?.requestBody)).toContain('"title"');
+    // Generated from its procedure like every route: the token is a path parameter, no bearer.
+    expect(inbound?.parameters).toEqual([expect.objectContaining({ name: 'token', in: 'path' })]);
+    expect(inbound?.security ?? []).toEqual([]);
+    expect(doc.paths['/items']?.post?.security).not.toEqual([]);
   });
 });

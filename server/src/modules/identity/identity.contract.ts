@@ -21,7 +21,8 @@ export const identityView = (identity: Identity): IdentityView => ({
   user_id: identity.userId,
   org_id: identity.orgId,
   agent_id: identity.agentId,
-  source: identity.source,
+  // Only bearer credentials reach /me; an inbound webhook's token is accepted on its own route alone.
+  source: identity.source === 'session' ? 'session' : 'api_key',
   ...(identity.clientId ? { client_id: identity.clientId } : {}),
   role: identity.role,
   permissions: identity.permissions,

@@ -42,6 +42,18 @@ export const inboundMeta = {
       summary: 'Create an inbound webhook (webhooks.manage); its token and URL are shown once',
     },
   },
+  deliver: {
+    status: 201,
+    openapi: {
+      method: 'POST',
+      path: '/webhooks/inbound/{token}',
+      protect: false,
+      tags,
+      summary: 'Create an item from an external system (the token of an inbound webhook; no bearer)',
+      description:
+        'The body is that of POST /items. An unknown token is a 404 whatever the body; the item is created as the inbound webhook (created_by type agent), counted in the monthly quota, and Idempotency-Key is honoured.',
+    },
+  },
   remove: {
     openapi: {
       method: 'DELETE',

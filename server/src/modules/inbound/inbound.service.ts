@@ -2,11 +2,8 @@ import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import { generateToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
-import { AppError, fieldsFromZod } from '../../errors';
-import { idempotent } from '../../trpc/idempotency';
+import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
-import { createItem } from '../items/create-item';
-import { ZCreateItemInput } from '../items/item.contract';
 import type { InboundWebhookView } from './inbound.contract';
 
 type Row = Omit<InboundWebhookView, 'created_at'> & { created_at: Date };
@@ -45,37 +42,4 @@ export async function deleteInboundWebhook(deps: Deps, identity: Identity, id: s
     await recordOrgChange(tx, identity, 'inbound_webhook.delete', { inbound_webhook_id: id });
     return view(row);
   });
-}
-
-/**
- * An item from an external system: the token in the URL is the credential (stored hashed; an
- * unknown one is a 404 whatever the body), then the body is the item (400 when invalid). It is created as the inbound webhook (actor type agent), through
- * the same service as every creation, monthly quota and Idempotency-Key included.
- */
-export async function deliverInbound(
-  deps: Deps,
-  token: string,
-  body: unknown,
-  request: { idempotencyKey: string | null; responseHeaders: Record<string, string> },
-) {
-  const [hook] = await deps.sql<{ id: string; org_id: string; created_by: string | null }[]>`
-    select id, org_id, created_by from inbound_webhooks where token_hash = ${hashToken(token)}`;
-  if (!hook) throw AppError.notFound();
-  const parsed = ZCreateItemInput.safeParse(body ?? {});
-  if (!parsed.success) throw AppError.invalid(fieldsFromZod(parsed.error.issues));
-  const input = parsed.data;
-  const identity: Identity = {
-    userId: hook.created_by ?? hook.id,
-    orgId: hook.org_id,
-    agentId: null,
-    source: 'api_key',
-    clientId: null,
-    credentialId: hook.id,
-    role: 'inbound webhook',
-    permissions: ['items.write'],
-  };
-  const ctx = { deps, token: null, identity, ...request };
-  return idempotent(ctx, `inbound.deliver:${hook.id}`, input, 201, (sql) =>
-    createItem({ ...deps, sql }, identity, input, { type: 'agent', id: hook.id }),
-  );
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { router } from '../../trpc/init';
-import { permissionProcedure } from '../../trpc/procedures';
+import { inboundWebhookProcedure, permissionProcedure } from '../../trpc/procedures';
+import { createItem } from '../items/create-item';
+import { ZDeliverInboundInput, ZItem } from '../items/item.contract';
 import {
   inboundMeta,
   ZCreatedInboundWebhook,
@@ -27,4 +29,9 @@ export const inboundRouter = router({
     .input(ZInboundWebhookId)
     .output(ZInboundWebhook)
     .mutation(({ ctx, input }) => deleteInboundWebhook(ctx.deps, ctx.identity, input.id)),
+  deliver: inboundWebhookProcedure
+    .meta(inboundMeta.deliver)
+    .input(ZDeliverInboundInput)
+    .output(ZItem)
+    .mutation(({ ctx, input: { token: _token, ...item } }) => createItem(ctx.deps, ctx.identity, item)),
 });

@@ -1,7 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { type Actor, actorOf } from '../../auth/identity';
+import { actorOf } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -51,9 +51,8 @@ export async function createItem(
   deps: Deps,
   identity: Identity,
   request: CreateItemInput,
-  /** Who the item says created it (an inbound webhook differs from its identity). */
-  actor: Actor = actorOf(identity),
 ): Promise<ItemView> {
+  const actor = actorOf(identity);
   const { sql } = deps;
   const { channel: byName, ...given } = request;
   const channelId =

@@ -84,7 +84,7 @@ export const ZItemFields = z.strictObject({
 });
 export type ItemFields = z.infer<typeof ZItemFields>;
 
-export const ZCreateItemInput = ZItemFields.extend({
+const ZCreateItemFields = ZItemFields.extend({
   template: z
     .string()
     .min(1)
@@ -92,19 +92,30 @@ export const ZCreateItemInput = ZItemFields.extend({
     .optional()
     .describe('Template name: its fields fill what the request leaves out'),
   channel: ZName.optional().describe('Channel name, instead of channel_id'),
-})
-  .refine((v) => v.title !== undefined || v.template !== undefined, {
-    path: ['title'],
-    message: 'Required',
-    // Also reported beside other bad fields, as long as the body is an object.
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-  })
-  .refine((v) => v.channel === undefined || v.channel_id === undefined, {
-    path: ['channel'],
-    message: 'give channel or channel_id, not both',
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-  });
+});
+
+/** What a creation needs beyond each field's own rules (checked on any object body). */
+const withCreationRules = <T extends z.ZodType<z.infer<typeof ZCreateItemFields>>>(schema: T) =>
+  schema
+    .refine((v) => v.title !== undefined || v.template !== undefined, {
+      path: ['title'],
+      message: 'Required',
+      // Also reported beside other bad fields, as long as the body is an object.
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    })
+    .refine((v) => v.channel === undefined || v.channel_id === undefined, {
+      path: ['channel'],
+      message: 'give channel or channel_id, not both',
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    });
+
+export const ZCreateItemInput = withCreationRules(ZCreateItemFields);
 export type CreateItemInput = z.infer<typeof ZCreateItemInput>;
+
+/** An item from an external system: the body of a creation, and the inbound webhook's URL token. */
+export const ZDeliverInboundInput = withCreationRules(
+  ZCreateItemFields.extend({ token: z.string().min(1).max(200) }),
+);
 
 export const ZItemId = z.strictObject({ id: z.uuid() });
 
