@@ -13,7 +13,11 @@ export function can(permissions: readonly string[], required: string): boolean {
 }
 
 /** What an agent's API key may ever do; its owner's role narrows it further. */
-export const AGENT_PERMISSIONS = ['items.read', 'items.write', 'items.archive'] as const;
+export const AGENT_PERMISSIONS = [
+  'items.read',
+  'items.write',
+  'items.archive',
+] as const satisfies readonly Permission[];
 
 export function agentPermissions(ownerPermissions: readonly string[]): string[] {
   return AGENT_PERMISSIONS.filter((p) => can(ownerPermissions, p));
@@ -40,6 +44,9 @@ export const PERMISSION_CATALOG = [
   'audit.read',
   'agents.manage',
 ] as const;
+
+/** A permission a procedure may require: one of the catalog (a typo does not compile). */
+export type Permission = (typeof PERMISSION_CATALOG)[number];
 
 const isWildcard = (permission: string) => permission === '*' || permission.endsWith('.*');
 

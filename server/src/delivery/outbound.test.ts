@@ -1,3 +1,4 @@
+// Longer than 300 lines: the outbound client's refusals, limits and timeouts, each a case against a local server; splitting them would repeat the servers.
 import { createHmac } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerToken, type Identity } from '../auth/identity';
-import { can } from '../auth/permissions';
+import { can, type Permission } from '../auth/permissions';
 import { resolveIdentity } from '../auth/resolve-identity';
 import { bearerChallenge, type Deps } from '../deps';
 import { AppError } from '../errors';
@@ -12,7 +12,7 @@ import { AppError } from '../errors';
 export async function authenticate(
   deps: Deps,
   request: FastifyRequest,
-  permission?: string,
+  permission?: Permission,
 ): Promise<Identity> {
   const { authorization } = request.headers;
   const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);

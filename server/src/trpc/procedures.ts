@@ -1,5 +1,5 @@
 import type { Identity } from '../auth/identity';
-import { can } from '../auth/permissions';
+import { can, type Permission } from '../auth/permissions';
 import { resolveIdentity, resolveInboundToken } from '../auth/resolve-identity';
 import { bearerChallenge } from '../deps';
 import { AppError } from '../errors';
@@ -56,12 +56,12 @@ export const inboundWebhookProcedure = identifiedProcedure(async (ctx, rawInput)
   return identity;
 });
 
-const requirePermission = (identity: Identity, permission: string) => {
+const requirePermission = (identity: Identity, permission: Permission) => {
   if (!can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
 };
 
 /** Requires the named permission, matched with the specification's wildcard rules. */
-export const permissionProcedure = (permission: string) =>
+export const permissionProcedure = (permission: Permission) =>
   authedProcedure.use(({ ctx, next }) => {
     requirePermission(ctx.identity, permission);
     return next();
@@ -78,7 +78,7 @@ export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
   return next();
 });
 
-export const sessionPermissionProcedure = (permission: string) =>
+export const sessionPermissionProcedure = (permission: Permission) =>
   sessionProcedure.use(({ ctx, next }) => {
     requirePermission(ctx.identity, permission);
     return next();

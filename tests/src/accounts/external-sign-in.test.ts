@@ -1,3 +1,4 @@
+// Longer than 300 lines: the three providers' sign-in flows share the fakes and their setup.
 import { randomInt, randomUUID } from 'node:crypto';
 import { manualClock } from '@beckon/server/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

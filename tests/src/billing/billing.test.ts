@@ -1,3 +1,4 @@
+// Longer than 300 lines: one flow against one fake payment provider (checkout, portal, each signed event), sharing its setup.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startFakePayments, startTestServer, type TestServer } from '../harness';

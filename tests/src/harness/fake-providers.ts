@@ -1,3 +1,4 @@
+// Longer than 300 lines: the three identity providers' fakes share one TLS-intercepting dispatcher and key set.
 import { createHash, createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';

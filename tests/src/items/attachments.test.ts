@@ -1,3 +1,4 @@
+// Longer than 300 lines: every attachment rule (types, sizes, 413, downloads, deletion, foreign ids) over one server.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Longer than 300 lines: the browser suite shares one built dashboard and one chromium, which are slow to start.
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

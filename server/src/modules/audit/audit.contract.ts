@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZPageLimit } from '../items/item.contract';
+import { ZPageLimit } from '../paging';
 
 export const ZAuditEntry = z
   .object({

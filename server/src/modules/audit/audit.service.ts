@@ -2,7 +2,7 @@ import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import { decodeIdCursor, encodeIdCursor } from '../id-cursor';
+import { decodeIdCursor, encodeIdCursor } from '../paging';
 
 import type { AuditEntryView, ListAuditInput } from './audit.contract';
 

@@ -1,6 +1,7 @@
 import { itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
 import { ZName } from '../channels/channels.contract';
+import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
 
 /** Size limits of decisions.md. */
@@ -140,16 +141,6 @@ export const ZAnswerInput = z.strictObject({
   values: z.record(z.string(), z.unknown(), { error: 'must be an object of form values' }),
 });
 export const ZSnoozeInput = z.strictObject({ id: z.uuid(), until: ZTimestamp });
-
-/** A list's page size: default 50, and a larger one is capped at 200 (not refused). */
-export const MAX_PAGE = 200;
-export const ZPageLimit = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .default(50)
-  .transform((n) => Math.min(n, MAX_PAGE))
-  .describe(`Page size, default 50, capped at ${MAX_PAGE}`);
 
 /** A boolean that also arrives as the query-string text `true` / `false`. */
 const ZQueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());

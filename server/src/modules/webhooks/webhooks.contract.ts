@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Meta } from '../../trpc/init';
 import { EVENT_KINDS } from '../items/event-kinds';
-import { ZPageLimit } from '../items/item.contract';
+import { ZPageLimit } from '../paging';
 
 export const ZWebhook = z
   .object({

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
-import { decodeIdCursor, encodeIdCursor } from '../id-cursor';
+import { decodeIdCursor, encodeIdCursor } from '../paging';
 import type {
   CreatedWebhookView,
   CreateWebhookInput,

@@ -1,4 +1,15 @@
+import { z } from 'zod';
 import { AppError } from '../errors';
+
+/** A list's page size: default 50, and a larger one is capped at 200 (not refused). */
+export const MAX_PAGE = 200;
+export const ZPageLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .default(50)
+  .transform((n) => Math.min(n, MAX_PAGE))
+  .describe(`Page size, default 50, capped at ${MAX_PAGE}`);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

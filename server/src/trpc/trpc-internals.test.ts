@@ -1,0 +1,73 @@
+// Beckon relies on three things inside tRPC that are not its public API. Each is guarded here, so
+// an upgrade that changes one fails in CI with a message naming it, not at run time.
+import { createRequire } from 'node:module';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { restProcedures } from '../http/rest';
+import type { Context } from './context';
+import { createCallerFactory, publicProcedure, router } from './init';
+
+const ctx = { responseHeaders: {} } as unknown as Context;
+
+describe('tRPC internals Beckon depends on', () => {
+  it('the REST adapter: a router lists its procedures by dotted path, with meta, inputs and type, and a procedure is callable', async () => {
+    const testRouter = router({
+      nested: router({
+        get: publicProcedure
+          .meta({ openapi: { method: 'GET', path: '/things/{id}' } })
+          .input(z.object({ id: z.string() }))
+          .query(({ input }) => ({ got: input.id })),
+      }),
+    });
+    const found = restProcedures(testRouter);
+    expect(
+      found.map(({ path, type, hasInput }) => ({ path, type, hasInput })),
+      'router._def.procedures / procedure._def.{meta,inputs,type} changed: server/src/http/rest.ts must follow',
+    ).toEqual([{ path: 'nested.get', type: 'query', hasInput: true }]);
+    const output = await found[0]!.invoke({
+      path: 'nested.get',
+      ctx,
+      type: 'query',
+      getRawInput: async () => ({ id: 'x' }),
+      signal: undefined,
+      batchIndex: 0,
+    });
+    expect(
+      output,
+      'calling a procedure as a function (what the caller does) changed: see http/rest.ts',
+    ).toEqual({
+      got: 'x',
+    });
+  });
+
+  it("the Idempotency-Key replay: a middleware may answer without calling next, with tRPC's middleware marker", async () => {
+    const replaying = publicProcedure.use(
+      async () => ({ ok: true, data: { replayed: true }, ctx: {}, marker: 'middlewareMarker' }) as never,
+    );
+    const caller = createCallerFactory(router({ create: replaying.mutation(() => ({ replayed: false })) }))(
+      ctx,
+    );
+    expect(
+      await caller.create(),
+      "tRPC no longer accepts a middleware result marked 'middlewareMarker': trpc/procedures.ts must follow",
+    ).toEqual({ replayed: true });
+  });
+
+  it('the patch: inputs and outputs are parsed with zod’s synchronous parse (patches/@trpc__server@*.patch)', async () => {
+    const require = createRequire(import.meta.url);
+    const { version } = require('@trpc/server/package.json') as { version: string };
+    expect(version, 'the patch names this exact version: update the patch with the upgrade').toBe('11.22.1');
+    const input = z.object({ n: z.number() });
+    const parseAsync = vi.spyOn(input, 'parseAsync');
+    const caller = createCallerFactory(
+      router({ echo: publicProcedure.input(input).query(({ input }) => input) }),
+    )(ctx);
+    expect(await caller.echo({ n: 1 })).toEqual({ n: 1 });
+    expect(parseAsync, 'the synchronous-parse patch of @trpc/server is not applied').not.toHaveBeenCalled();
+    // The patch falls back to parseAsync on zod's own message for an async refinement.
+    const asyncSchema = z.string().refine(async () => true);
+    expect(() => asyncSchema.parse('x'), 'zod changed the message the patch relies on').toThrow(
+      /^Encountered Promise during synchronous parse/,
+    );
+  });
+});
