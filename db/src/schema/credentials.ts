@@ -55,6 +55,10 @@ export const apiKeys = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     label: text('label').notNull().default(''),
+    /** `own`: the key reaches only the items its own agent created (organization-wide by default). */
+    itemAccess: text('item_access', { enum: ['organization', 'own'] })
+      .notNull()
+      .default('organization'),
     createdAt: createdAt(),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),

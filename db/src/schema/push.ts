@@ -44,11 +44,8 @@ export const pushQueue = pgTable(
     deliveredAt: ts('delivered_at'),
     createdAt: createdAt(),
   },
-  (t) => [
-    index('push_queue_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`${t.deliveredAt} is null and not ${t.permanentlyFailed}`),
-  ],
+  // Entries are found by id (their deliver_push job); a removed device takes its entries along.
+  (t) => [index('push_queue_device_idx').on(t.deviceId)],
 );
 
 const hhmm = (col: string) => sql.raw(`${col} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`);

@@ -13,6 +13,8 @@ export type Identity = {
   credentialId: string;
   role: string;
   permissions: string[];
+  /** Set for an API key created with `item_access: "own"`: only this agent's items are reachable. */
+  itemsOfAgent?: string;
 };
 
 /** Reads the token of an `Authorization: Bearer <token>` header. */

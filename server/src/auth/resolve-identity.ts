@@ -14,6 +14,8 @@ type Row = {
   credential_id: string;
   role: string;
   permissions: string[];
+  /** `own` for an API key restricted to its agent's items. */
+  item_access: 'organization' | 'own' | null;
   /** The scopes granted to an OAuth access token (space-separated). */
   scope: string | null;
   expires_at: Date | null;
@@ -37,23 +39,23 @@ export async function resolveIdentity(
   const rows = await sql<Row[]>`
     with credential as (
       select s.user_id, s.org_id, null::uuid as agent_id, 'session' as kind, null as client_id,
-             s.id::text as credential_id, null as scope, s.expires_at, 1 as rank
+             s.id::text as credential_id, null as scope, null as item_access, s.expires_at, 1 as rank
         from sessions s
        where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > ${now}
       union all
-      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, null, k.expires_at, 2
+      select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, null, k.item_access, k.expires_at, 2
         from api_keys k
        where k.token_hash = ${hash} and k.revoked_at is null
          and (k.expires_at is null or k.expires_at > ${now})
       union all
-      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.payload->>'scope',
+      select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.payload->>'scope', null,
              o.expires_at, 3
         from oauth_records o
        where o.model = 'AccessToken' and o.id_hash = ${hash} and o.consumed_at is null
          and (o.expires_at is null or o.expires_at > ${now})
     )
     select c.user_id, c.org_id, c.agent_id, c.kind, c.client_id, c.credential_id, c.scope,
-           c.expires_at, r.name as role, r.permissions
+           c.item_access, c.expires_at, r.name as role, r.permissions
       from credential c
       join memberships m on m.org_id = c.org_id and m.user_id = c.user_id
       join roles r on r.id = m.role_id
@@ -70,6 +72,7 @@ export async function resolveIdentity(
     credentialId: row.credential_id,
     role: row.role,
     permissions: permissionsOf(row),
+    ...(row.item_access === 'own' && row.agent_id ? { itemsOfAgent: row.agent_id } : {}),
   };
   cache?.set(hash, identity, row.expires_at, startedAt);
   return identity;

@@ -55,8 +55,9 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
     if (!hub) throw AppError.unavailable('event stream unavailable');
     const header = request.headers['last-event-id'];
     const lastEventId = (typeof header === 'string' && header) || query.data.last_event_id;
-    // A person's token always sees the organization's items; an agent's key its own by default.
-    const scope = identity.agentId ? (query.data.scope ?? 'agent') : 'org';
+    // A person's token always sees the organization's items; an agent's key its own by default,
+    // and only its own when the key is restricted to them.
+    const scope = identity.itemsOfAgent ? 'agent' : identity.agentId ? (query.data.scope ?? 'agent') : 'org';
     const visible = (event: StreamEvent) => scope === 'org' || event.agent_id === identity.agentId;
 
     reply.hijack();

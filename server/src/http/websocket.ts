@@ -63,6 +63,7 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promi
       if (socket.readyState !== socket.OPEN) return;
       unsubscribe = deps.events.subscribe(identity.orgId, {
         event: (event) => {
+          if (identity.itemsOfAgent && event.agent_id !== identity.itemsOfAgent) return;
           send(socket, eventMessage(event));
           if (socket.bufferedAmount > MAX_UNREAD_BYTES) socket.close(1013, 'reading too slowly');
         },

@@ -198,3 +198,44 @@ describe('API keys', () => {
     expect(Object.keys(res.body.fields).sort()).toEqual(['expires_in_days', 'label']);
   });
 });
+
+describe("API keys restricted to their agent's items", () => {
+  type Item = { id: string; title: string; agent_id: string | null };
+  it('reach only the items their own agent created, on every item route; organization-wide stays the default', async () => {
+    const { admin, auth, agent } = await teamOwner();
+    const other = (await admin.post<Agent>('/api/admin/agents', { name: 'other-bot' })).body;
+    const wide = (await createKey(auth, agent.id)).body;
+    expect(wide).toMatchObject({ item_access: 'organization' });
+    const own = (await createKey(auth, agent.id, { item_access: 'own' })).body;
+    expect(own).toMatchObject({ item_access: 'own' });
+    const otherKey = (await createKey(auth, other.id)).body;
+    expect((await createKey(auth, agent.id, { item_access: 'mine' })).status).toBe(400);
+
+    const mine = server.resource.as(own.key);
+    const ours = (await mine.post<Item>('/api/items', { title: 'mine', form: FORM })).body;
+    expect(ours.agent_id).toBe(agent.id);
+    const theirs = (
+      await server.resource.as(otherKey.key).post<Item>('/api/items', { title: 'theirs', form: FORM })
+    ).body;
+    const person = (await admin.post<Item>('/api/items', { title: "a person's", form: FORM })).body;
+
+    const listed = (await mine.get<{ items: Item[] }>('/api/items')).body.items.map((i) => i.title);
+    expect(listed).toEqual(['mine']);
+    for (const foreign of [theirs, person]) {
+      expect((await mine.get(`/api/items/${foreign.id}`)).status).toBe(404);
+      expect((await mine.post(`/api/items/${foreign.id}/answer`, { values: { ok: true } })).status).toBe(404);
+      expect((await mine.post(`/api/items/${foreign.id}/dismiss`)).status).toBe(404);
+      expect((await mine.patch(`/api/items/${foreign.id}`, { title: 'changed' })).status).toBe(404);
+      expect((await mine.get(`/api/items/${foreign.id}/comments`)).status).toBe(404);
+    }
+    expect((await mine.post(`/api/items/${ours.id}/answer`, { values: { ok: true } })).status).toBe(200);
+    expect((await mine.get<{ total: number }>('/api/stats')).body.total).toBe(1);
+    // The organization-wide key of the same agent still reaches every item.
+    const everything = (await server.resource.as(wide.key).get<{ items: Item[] }>('/api/items')).body.items;
+    expect(everything.map((i) => i.title).sort()).toEqual(["a person's", 'mine', 'theirs']);
+    const listedKeys = (await auth.get<Array<{ id: string; item_access: string }>>('/auth/api-keys')).body;
+    expect(listedKeys.find((k) => k.id === own.id)?.item_access).toBe('own');
+  });
+});
+
+const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?' }] };

@@ -8,6 +8,7 @@ type Item = { id: string; status: string };
 
 let server: TestServer;
 let client: HttpClient;
+let userId: string;
 let secret: string;
 const receivers = receiverPool();
 
@@ -17,6 +18,7 @@ beforeAll(async () => {
   server = await startTestServer({ worker: true });
   const account = await new Factories(server.database.db).account('owner');
   client = server.resource.as(account.token);
+  userId = account.user.id;
   const [org] = await server.database.sql<{ callback_secret: string }[]>`
     select callback_secret from organizations where id = ${account.org.id}`;
   secret = org!.callback_secret;
@@ -54,6 +56,7 @@ describe('callbacks', () => {
       status: 'answered',
       response: { ok: true },
       answered_at: expect.stringMatching(/Z$/),
+      answered_by: { type: 'user', id: userId },
       metadata: { ticket: 7 },
       title: 'Approve?',
       event: 'item.answered',

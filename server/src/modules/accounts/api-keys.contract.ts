@@ -3,6 +3,12 @@ import type { Meta } from '../../trpc/init';
 
 export const DEFAULT_KEY_DAYS = 90;
 
+const ZItemAccess = z
+  .enum(['organization', 'own'])
+  .describe(
+    'Which items the key reaches: every item of the organization (default), or only those its own agent created',
+  );
+
 export const ZCreateApiKeyInput = z.strictObject({
   agent_id: z.uuid(),
   label: z.string().trim().min(1).max(100),
@@ -13,6 +19,7 @@ export const ZCreateApiKeyInput = z.strictObject({
     .max(3650)
     .default(DEFAULT_KEY_DAYS)
     .describe(`Lifetime in days (default ${DEFAULT_KEY_DAYS})`),
+  item_access: ZItemAccess.default('organization'),
 });
 export type CreateApiKeyInput = z.infer<typeof ZCreateApiKeyInput>;
 
@@ -22,6 +29,7 @@ export const ZCreatedApiKey = z
     key: z.string().describe('The API key, base64url; shown this once and never again'),
     agent_id: z.uuid(),
     label: z.string(),
+    item_access: ZItemAccess,
     expires_at: z.string(),
   })
   .meta({ id: 'CreatedApiKey' });
@@ -33,6 +41,7 @@ export const ZApiKey = z
     agent_id: z.uuid(),
     agent_name: z.string(),
     label: z.string(),
+    item_access: ZItemAccess,
     created_at: z.string(),
     expires_at: z.string().nullable(),
     revoked_at: z.string().nullable(),

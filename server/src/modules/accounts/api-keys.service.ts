@@ -32,20 +32,22 @@ export async function createApiKey(deps: Deps, identity: Identity, input: Create
     const [agent] =
       await tx`select id from agents where id = ${input.agent_id} and org_id = ${identity.orgId}`;
     if (!agent) throw AppError.notFound();
-    await tx`insert into api_keys (id, token_hash, org_id, agent_id, user_id, label, created_at, expires_at)
+    await tx`insert into api_keys (id, token_hash, org_id, agent_id, user_id, label, item_access, created_at, expires_at)
              values (${id}, ${hashToken(key)}, ${identity.orgId}, ${input.agent_id}, ${identity.userId},
-                     ${input.label}, ${now}, ${expiresAt})`;
+                     ${input.label}, ${input.item_access}, ${now}, ${expiresAt})`;
     await recordOrgChange(tx, identity, 'api_key.create', {
       key_id: id,
       agent_id: input.agent_id,
       label: input.label,
+      item_access: input.item_access,
     });
   });
-  return { id, key, agent_id: input.agent_id, label: input.label, expires_at: expiresAt.toISOString() };
+  const { agent_id, label, item_access } = input;
+  return { id, key, agent_id, label, item_access, expires_at: expiresAt.toISOString() };
 }
 
 const KEY_COLUMNS =
-  'k.id, k.agent_id, a.name as agent_name, k.label, k.created_at, k.expires_at, k.revoked_at';
+  'k.id, k.agent_id, a.name as agent_name, k.label, k.item_access, k.created_at, k.expires_at, k.revoked_at';
 
 /** The caller's keys in the current organization, newest first (revoked ones included). */
 export async function listApiKeys(deps: Deps, identity: Identity): Promise<ApiKeyView[]> {

@@ -34,7 +34,7 @@ const attachmentView = (row: AttachmentRow): AttachmentView => ({
 const storageKey = (orgId: string, attachmentId: string) => `${orgId}/${attachmentId}`;
 
 export async function listAttachments(deps: Deps, identity: Identity, itemId: string) {
-  await findItem(deps.sql, identity.orgId, itemId);
+  await findItem(deps.sql, identity, itemId);
   const rows = await deps.sql<AttachmentRow[]>`
     select * from attachments where item_id = ${itemId} and org_id = ${identity.orgId} order by id`;
   return rows.map(attachmentView);
@@ -51,7 +51,7 @@ export async function createAttachment(
 ): Promise<AttachmentView> {
   const data = Buffer.from(input.data, 'base64');
   if (data.length > ATTACHMENT_LIMITS.bytes) throw AppError.payloadTooLarge(ATTACHMENT_LIMITS.bytes);
-  await findItem(deps.sql, identity.orgId, input.id);
+  await findItem(deps.sql, identity, input.id);
 
   const id = uuidv7();
   const key = storageKey(identity.orgId, id);
@@ -60,7 +60,7 @@ export async function createAttachment(
   await deps.storage.put(key, data);
   try {
     const row = await deps.sql.begin(async (tx) => {
-      const item = await findItem(tx, identity.orgId, input.id);
+      const item = await findItem(tx, identity, input.id);
       const [inserted] = await tx<AttachmentRow[]>`
         insert into attachments (id, org_id, item_id, filename, content_type, size, sha256, storage_key)
         values (${id}, ${identity.orgId}, ${item.id}, ${input.filename}, ${input.content_type},
@@ -103,7 +103,7 @@ export async function deleteAttachment(
   attachmentId: string,
 ): Promise<AttachmentView> {
   const row = await deps.sql.begin(async (tx) => {
-    const item = await findItem(tx, identity.orgId, itemId);
+    const item = await findItem(tx, identity, itemId);
     const [deleted] = await tx<AttachmentRow[]>`
       delete from attachments
        where id = ${attachmentId} and item_id = ${itemId} and org_id = ${identity.orgId}
@@ -131,7 +131,7 @@ export async function readAttachment(
   itemId: string,
   attachmentId: string,
 ): Promise<{ attachment: AttachmentView; data: Buffer }> {
-  await findItem(deps.sql, identity.orgId, itemId);
+  await findItem(deps.sql, identity, itemId);
   const row = await findAttachment(deps, identity, itemId, attachmentId);
   const data = await deps.storage.get(row.storage_key);
   if (!data) {

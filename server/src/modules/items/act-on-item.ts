@@ -92,7 +92,7 @@ export async function actOnItem(
   const actor = identity ? actorOf(identity) : SYSTEM;
   const webhooks = await OrgFacts.has(deps, 'webhooks', orgId);
   const row = await deps.sql.begin(async (tx) => {
-    const current = await findItem(tx, orgId, id, true);
+    const current = await findItem(tx, identity ?? { orgId }, id, true);
     const to = nextStatus(input.action, {
       status: current.status,
       statusBeforeArchive: current.status_before_archive,

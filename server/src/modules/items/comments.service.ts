@@ -17,7 +17,7 @@ type CommentRow = {
 const commentView = (row: CommentRow) => ({ ...row, created_at: row.created_at.toISOString() });
 
 export async function listComments(deps: Deps, identity: Identity, itemId: string) {
-  await findItem(deps.sql, identity.orgId, itemId);
+  await findItem(deps.sql, identity, itemId);
   const rows = await deps.sql<CommentRow[]>`
     select id, item_id, body, actor_type, actor_id, created_at from comments
      where item_id = ${itemId} and org_id = ${identity.orgId} order by id`;
@@ -27,7 +27,7 @@ export async function listComments(deps: Deps, identity: Identity, itemId: strin
 export async function addComment(deps: Deps, identity: Identity, itemId: string, body: string) {
   const actor = actorOf(identity);
   const row = await deps.sql.begin(async (tx) => {
-    const item = await findItem(tx, identity.orgId, itemId);
+    const item = await findItem(tx, identity, itemId);
     const [comment] = await tx<CommentRow[]>`
       insert into comments (id, org_id, item_id, body, actor_type, actor_id)
       values (${uuidv7()}, ${identity.orgId}, ${itemId}, ${body}, ${actor.type}, ${actor.id})
@@ -53,7 +53,7 @@ type TimelineRow = Omit<CommentRow, 'item_id' | 'body'> & {
 
 /** Audit events and comments of an item, oldest first (a comment is shown once, as a comment). */
 export async function timeline(deps: Deps, identity: Identity, itemId: string) {
-  await findItem(deps.sql, identity.orgId, itemId);
+  await findItem(deps.sql, identity, itemId);
   const rows = await deps.sql<TimelineRow[]>`
     select 'event' as entry_type, a.id, a.action, null as body, a.actor_type, a.actor_id, a.data, a.created_at
       from audit_entries a

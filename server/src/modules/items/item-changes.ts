@@ -26,6 +26,8 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     status: outcome(row.status, row.status_before_archive),
     response: row.response,
     answered_at: row.answered_at?.toISOString() ?? null,
+    // Who answered (a person, an agent, or the service): the item's own `answered_by`.
+    answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
     metadata: row.metadata,
     title: row.title,
     event,

@@ -42,10 +42,24 @@ export async function scheduleExpiry(sql: Queryable, row: ItemRow) {
   }
 }
 
-export async function findItem(sql: Queryable, orgId: string, id: string, lock = false): Promise<ItemRow> {
+/**
+ * Which items a caller reaches: its organization's, or only those of one agent (an API key
+ * created with `item_access: "own"`). An Identity is one.
+ */
+export type ItemScope = { orgId: string; itemsOfAgent?: string };
+
+/** The WHERE condition of a scope, on `items i`. */
+export const inScope = (sql: Queryable, scope: ItemScope) =>
+  scope.itemsOfAgent
+    ? sql`i.org_id = ${scope.orgId} and i.agent_id = ${scope.itemsOfAgent}`
+    : sql`i.org_id = ${scope.orgId}`;
+
+/** One item of the scope (locked for update when asked); any other id is a 404. */
+export async function findItem(sql: Queryable, scope: ItemScope, id: string, lock = false): Promise<ItemRow> {
+  const where = sql`i.id = ${id} and ${inScope(sql, scope)}`;
   const [row] = lock
-    ? await sql<ItemRow[]>`${SELECT(sql)} where i.id = ${id} and i.org_id = ${orgId} for update of i`
-    : await sql<ItemRow[]>`${SELECT(sql)} where i.id = ${id} and i.org_id = ${orgId}`;
+    ? await sql<ItemRow[]>`${SELECT(sql)} where ${where} for update of i`
+    : await sql<ItemRow[]>`${SELECT(sql)} where ${where}`;
   if (!row) throw AppError.notFound();
   return row;
 }

@@ -2,11 +2,11 @@ import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type { ItemView, ListItemsInput } from './item.contract';
-import { findItem, SELECT } from './item-queries';
+import { findItem, inScope, SELECT } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 
 export async function getItem(deps: Deps, identity: Identity, id: string): Promise<ItemView> {
-  return itemView(await findItem(deps.sql, identity.orgId, id));
+  return itemView(await findItem(deps.sql, identity, id));
 }
 
 type Cursor = { pinned: boolean; id: string };
@@ -27,7 +27,7 @@ function decodeCursor(cursor: string): Cursor {
 /** Keyset pagination over (pinned, id): pinned first, newest first, stable under inserts. */
 export async function listItems(deps: Deps, identity: Identity, input: ListItemsInput) {
   const { sql } = deps;
-  const conditions = [sql`i.org_id = ${identity.orgId}`];
+  const conditions = [inScope(sql, identity)];
   if (input.status) conditions.push(sql`i.status = ${input.status}`);
   else if (!input.include_archived) conditions.push(sql`i.status <> 'archived'`);
   if (!input.include_snoozed) conditions.push(sql`(i.snoozed_until is null or i.snoozed_until <= now())`);

@@ -13,7 +13,7 @@ export async function updateItem(deps: Deps, identity: Identity, input: UpdateIt
   const channel =
     fields.channel_id === undefined ? undefined : await channelName(sql, identity.orgId, fields.channel_id);
   const row = await sql.begin(async (tx) => {
-    await findItem(tx, identity.orgId, id, true);
+    await findItem(tx, identity, id, true);
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(fields)) {
       if (value !== undefined) set[key] = key === 'metadata' ? tx.json(value as never) : value;

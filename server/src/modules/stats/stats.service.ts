@@ -19,6 +19,9 @@ type LevelRow = {
 export async function getStats(deps: Deps, identity: Identity): Promise<StatsView> {
   const { sql } = deps;
   const orgId = identity.orgId;
+  // A key restricted to its agent's items counts those alone.
+  const mine = identity.itemsOfAgent ? sql`and agent_id = ${identity.itemsOfAgent}` : sql``;
+  const mineI = identity.itemsOfAgent ? sql`and i.agent_id = ${identity.itemsOfAgent}` : sql``;
   const [levels, channels] = await Promise.all([
     sql<LevelRow[]>`
       select level, count(*)::int as total,
@@ -26,13 +29,13 @@ export async function getStats(deps: Deps, identity: Identity): Promise<StatsVie
              count(*) filter (where status = 'answered')::int as answered,
              count(*) filter (where status = 'dismissed')::int as dismissed,
              count(*) filter (where status = 'archived')::int as archived
-        from items where org_id = ${orgId} group by level`,
+        from items where org_id = ${orgId} ${mine} group by level`,
     sql<{ name: string; count: number }[]>`
       select c.name, count(i.id)::int as count
-        from channels c left join items i on i.channel_id = c.id and i.org_id = ${orgId}
+        from channels c left join items i on i.channel_id = c.id and i.org_id = ${orgId} ${mineI}
        where c.org_id = ${orgId} group by c.name
       union all
-      select ${NO_CHANNEL}::text, count(*)::int from items where org_id = ${orgId} and channel_id is null
+      select ${NO_CHANNEL}::text, count(*)::int from items where org_id = ${orgId} ${mine} and channel_id is null
       order by 1`,
   ]);
   const stats: StatsView = {
