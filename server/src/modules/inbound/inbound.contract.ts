@@ -50,6 +50,8 @@ export const inboundMeta = {
       protect: false,
       tags,
       summary: 'Create an item from an external system (the token of an inbound webhook; no bearer)',
+      successDescription: 'The item',
+      errorResponses: { 402: 'Plan limit reached' },
       description:
         'The body is that of POST /items. An unknown token is a 404 whatever the body; the item is created as the inbound webhook (created_by type agent), counted in the monthly quota, and Idempotency-Key is honoured.',
     },

@@ -165,7 +165,15 @@ const action = (name: string, summary: string) =>
 export const itemMeta = {
   create: {
     status: 201,
-    openapi: { method: 'POST', path: '/items', protect: true, tags, summary: 'Create an item' },
+    openapi: {
+      method: 'POST',
+      path: '/items',
+      protect: true,
+      tags,
+      summary: 'Create an item',
+      successDescription: 'The item',
+      errorResponses: { 402: 'Plan limit reached', 403: 'Permission denied' },
+    },
   },
   list: {
     openapi: {
