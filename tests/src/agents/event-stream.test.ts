@@ -2,6 +2,7 @@ import { connect as connectSocket } from 'node:net';
 import { connect } from '@beckon/server/database';
 import { buildResourceApp } from '@beckon/server/http/resource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { Factories, HttpClient, startTestServer, type TestServer } from '../harness';
 import { openEventStream, type SseEvent } from '../harness/sse';
 
@@ -97,6 +98,29 @@ describe('GET /mcp/sse', () => {
       expect(ofItem(s.events, a.id)).toHaveLength(1);
       expect(ofItem(s.events, c.id)).toHaveLength(0);
     }
+  });
+
+  it("a key restricted to its agent's items sees only those, on both streams, whatever it asks", async () => {
+    const { org, user, agentId, otherAgent } = await setup();
+    const own = await f.apiKey(org.id, user.id, { agentId, itemAccess: 'own' });
+    const sse = await stream(own.token, '?scope=org');
+    const ws = new WebSocket(`${server.resource.baseUrl.replace('http', 'ws')}/api/ws`);
+    const received: Array<{ type: string; item?: { id: string } }> = [];
+    ws.on('message', (data) => received.push(JSON.parse(String(data))));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'auth', token: own.token }));
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(check()).toBe(true);
+    };
+    await until(() => received.some((m) => m.type === 'ready'));
+    const theirs = (await otherAgent.post<Item>('/api/items', { title: 'Theirs' })).body;
+    const mine = (await server.resource.as(own.token).post<Item>('/api/items', { title: 'Mine' })).body;
+    await sse.until((events) => ofItem(events, mine.id).length === 1);
+    await until(() => received.some((m) => m.item?.id === mine.id));
+    expect(ofItem(sse.events, theirs.id)).toEqual([]);
+    expect(received.filter((m) => m.item?.id === theirs.id)).toEqual([]);
+    ws.close();
   });
 
   it('resumes with Last-Event-ID after a disconnect: what was missed, exactly once, in order', async () => {

@@ -78,7 +78,13 @@ export class Factories {
   async apiKey(
     orgId: string,
     userId: string,
-    options: { agentId?: string; expiresAt?: Date; revokedAt?: Date; token?: string } = {},
+    options: {
+      agentId?: string;
+      expiresAt?: Date;
+      revokedAt?: Date;
+      token?: string;
+      itemAccess?: 'organization' | 'own';
+    } = {},
   ) {
     const token = options.token ?? generateToken();
     const agentId = options.agentId ?? (await this.agent(orgId, userId)).id;
@@ -92,6 +98,7 @@ export class Factories {
         label: 'test key',
         expiresAt: options.expiresAt,
         revokedAt: options.revokedAt,
+        itemAccess: options.itemAccess,
       })
       .returning();
     return { ...key!, token };
