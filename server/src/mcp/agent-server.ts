@@ -12,19 +12,36 @@ const INSTRUCTIONS =
   'service.ask to ask a question with a form; follow answers with service.list (status=answered) ' +
   'or the event stream GET /mcp/sse. Item ids are UUIDs returned by these tools.';
 
-/** The JSON Schema of a tool's arguments, as MCP clients (and the models behind them) read it. */
-function inputSchema(tool: AgentTool) {
-  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as Record<string, unknown>;
-  return schema as { type: 'object'; properties?: Record<string, unknown> };
+/**
+ * A zod schema as the JSON Schema MCP clients (and the models behind them) read: an object at the
+ * top, so a named contract (`ZItem`, hoisted by zod into `$defs`) is put back in place.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
+  const {
+    $schema: _,
+    $ref,
+    $defs,
+    ...json
+  } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as {
+    $ref?: string;
+    $defs?: Record<string, Record<string, unknown>>;
+  } & Record<string, unknown>;
+  const named = $ref?.startsWith('#/$defs/') ? $defs?.[$ref.slice('#/$defs/'.length)] : undefined;
+  const top = named ? { ...named, ...json } : json;
+  return { ...top, ...($defs ? { $defs } : {}) } as { type: 'object'; properties?: Record<string, unknown> };
 }
 
-const TOOL_LIST = AGENT_TOOLS.map((tool) => ({
+/** Tools as clients of 2025-03-26 know them, then with titles and output schemas (2025-06-18 on). */
+const BASIC_TOOLS = AGENT_TOOLS.map((tool) => ({
   name: tool.name,
   description: tool.description,
-  inputSchema: inputSchema(tool),
+  inputSchema: jsonSchema(tool.input, 'input'),
+  annotations: { title: tool.title, ...tool.annotations },
+}));
+const TYPED_TOOLS = AGENT_TOOLS.map((tool, index) => ({
+  ...BASIC_TOOLS[index]!,
+  title: tool.title,
+  outputSchema: jsonSchema(tool.output, 'output'),
 }));
 const TOOLS = new Map(AGENT_TOOLS.map((tool) => [tool.name, tool]));
 
@@ -34,7 +51,24 @@ function rpcError(error: AppError) {
   return Object.assign(new Error(message), { code, data });
 }
 
-/** Protocol revisions that know `structuredContent` in tool results. */
+/** A link to the dashboard page of each item a result holds (an item, or a list's items). */
+function itemLinks(deps: Deps, result: unknown) {
+  const record = result as { id?: unknown; title?: unknown; status?: unknown; items?: unknown[] };
+  const items = Array.isArray(record.items)
+    ? record.items
+    : typeof record.status === 'string'
+      ? [record]
+      : [];
+  return (items as Array<{ id: string; title: string }>).map((item) => ({
+    type: 'resource_link' as const,
+    uri: `${deps.env.APP_URL}/items/${item.id}`,
+    name: item.title,
+    mimeType: 'text/html',
+    description: 'The item in the dashboard',
+  }));
+}
+
+/** Protocol revisions that know `structuredContent`, output schemas and resource links. */
 const structured = (protocolVersion: string | undefined) => (protocolVersion ?? '') >= '2025-06-18';
 
 /**
@@ -47,7 +81,10 @@ export function agentServer(deps: Deps, identity: Identity, protocolVersion: str
     { name: 'beckon', version: '0.1.0' },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
+  const typed = structured(protocolVersion);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: typed ? TYPED_TOOLS : BASIC_TOOLS,
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.get(request.params.name);
     if (!tool) {
@@ -72,9 +109,11 @@ export function agentServer(deps: Deps, identity: Identity, protocolVersion: str
     } catch (error) {
       throw rpcError(toAppError(error));
     }
+    const text = { type: 'text' as const, text: JSON.stringify(result) };
+    if (!typed) return { content: [text] };
     return {
-      content: [{ type: 'text' as const, text: JSON.stringify(result) }],
-      ...(structured(protocolVersion) ? { structuredContent: result as Record<string, unknown> } : {}),
+      content: [text, ...itemLinks(deps, result)],
+      structuredContent: result as Record<string, unknown>,
     };
   });
   return server;

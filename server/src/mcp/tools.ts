@@ -1,17 +1,38 @@
 import { z } from 'zod';
 import type { createCaller } from '../app-router';
 import { ZName } from '../modules/channels/channels.contract';
-import { ZAddCommentInput } from '../modules/items/comments.contract';
+import { ZAddCommentInput, ZComment } from '../modules/items/comments.contract';
 import { ZForm } from '../modules/items/form.contract';
-import { ZItemFields, ZItemId, ZListItemsInput, ZSnoozeInput } from '../modules/items/item.contract';
+import {
+  ZItem,
+  ZItemFields,
+  ZItemId,
+  ZItemList,
+  ZListItemsInput,
+  ZSnoozeInput,
+} from '../modules/items/item.contract';
 
 type Caller = ReturnType<typeof createCaller>;
 
-/** One agent tool: its arguments (derived from the procedure's contract) and the call it makes. */
+/** What a client may assume about a tool (MCP annotations: hints, honest ones). */
+type Hints = {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+
+/**
+ * One agent tool: its arguments (derived from the procedure's contract), the procedure's output
+ * contract (its `outputSchema`), and the call it makes.
+ */
 export type AgentTool<Input extends z.ZodObject = z.ZodObject> = {
   name: string;
+  title: string;
   description: string;
   input: Input;
+  output: z.ZodType;
+  annotations: Hints;
   /** Whether the tool creates an item (it then takes `idempotency_key`). */
   creates?: boolean;
   /** Called with the arguments as sent (once they passed `input`): the procedure parses them. */
@@ -47,6 +68,9 @@ const ZNotifyArgs = z.strictObject({
 export const AGENT_TOOLS: AgentTool[] = [
   tool({
     name: 'service.notify',
+    title: 'Notify people',
+    output: ZItem,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     description:
       'Send a notification to the people of your organization. Returns the created item (id, status, ...).',
     input: ZNotifyArgs,
@@ -55,6 +79,9 @@ export const AGENT_TOOLS: AgentTool[] = [
   }),
   tool({
     name: 'service.ask',
+    title: 'Ask people a question',
+    output: ZItem,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     description:
       'Ask people a question with a form they fill in. Returns the created item; its status becomes "answered" with `response` holding the values (follow it with service.list, the event stream, or callback_url).',
     input: ZNotifyArgs.extend({
@@ -68,6 +95,9 @@ export const AGENT_TOOLS: AgentTool[] = [
   }),
   tool({
     name: 'service.list',
+    title: 'List items',
+    output: ZItemList,
+    annotations: { readOnlyHint: true, openWorldHint: false },
     description: 'List items, pinned first then newest first. Returns {items, next_cursor}.',
     input: z.strictObject({
       status: ZListItemsInput.shape.status.describe(
@@ -83,18 +113,29 @@ export const AGENT_TOOLS: AgentTool[] = [
   }),
   tool({
     name: 'service.ack',
+    title: 'Mark an item seen',
+    output: ZItem,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description: 'Mark an item as seen (acked_at). Returns the item.',
     input: z.strictObject({ id: ZId }),
     call: (caller, args) => caller.items.ack(args),
   }),
   tool({
     name: 'service.dismiss',
+    title: 'Dismiss an item',
+    output: ZItem,
+    // Dismissing again changes nothing (it is refused): idempotent.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     description: 'Dismiss an open or answered item. Returns the item.',
     input: z.strictObject({ id: ZId }),
     call: (caller, args) => caller.items.dismiss(args),
   }),
   tool({
     name: 'service.snooze',
+    title: 'Snooze an item',
+    output: ZItem,
+    // Each call records an event (and its webhooks): not idempotent.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     description: 'Hide an item from lists until a time. Returns the item.',
     input: z.strictObject({
       id: ZId,
@@ -104,12 +145,19 @@ export const AGENT_TOOLS: AgentTool[] = [
   }),
   tool({
     name: 'service.comment_add',
+    title: 'Comment on an item',
+    output: ZComment,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     description: 'Add a comment to an item. Returns the comment.',
     input: z.strictObject({ id: ZId, text: ZAddCommentInput.shape.body.describe('Comment text') }),
     call: (caller, { id, text }) => caller.items.addComment({ id, body: text }),
   }),
   tool({
     name: 'service.update',
+    title: 'Change an item',
+    output: ZItem,
+    // tags and metadata are replaced (destructive); each call records an event.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description: 'Change an item. tags and metadata replace the previous values. Returns the item.',
     input: ZNotifyArgs.pick({
       title: true,

@@ -138,6 +138,54 @@ describe('POST /mcp', () => {
     expect(result.structuredContent).toEqual(payload(result));
   });
 
+  it('declares titles, honest hints and output schemas; results validate and link the item (2025-06-18 on)', async () => {
+    const { key } = await agentAccount();
+    const { client } = await connect(key.token);
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+    }
+    expect(byName['service.list']!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName['service.dismiss']!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    expect(byName['service.ack']!.annotations).toMatchObject({
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+    expect(byName['service.notify']!.annotations).toMatchObject({
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    expect(Object.keys(byName['service.list']!.outputSchema!.properties ?? {})).toEqual([
+      'items',
+      'next_cursor',
+    ]);
+    // The official client checks structuredContent against the declared outputSchema itself.
+    const asked = (await client.callTool({
+      name: 'service.ask',
+      arguments: { title: 'Linked?', form: FORM },
+    })) as ToolResult & { content: Array<{ type: string; uri?: string; name?: string }> };
+    const item = payload<Item>(asked);
+    expect(asked.content[1]).toEqual({
+      type: 'resource_link',
+      uri: `${server.deps.env.APP_URL}/items/${item.id}`,
+      name: 'Linked?',
+      mimeType: 'text/html',
+      description: 'The item in the dashboard',
+    });
+    const listed = (await client.callTool({ name: 'service.list', arguments: {} })) as ToolResult;
+    expect(listed.content.filter((c) => c.type === 'resource_link')).toHaveLength(
+      (listed.structuredContent as { items: unknown[] }).items.length,
+    );
+    // Older revisions see neither output schemas nor links.
+    const { client: old } = await connect(key.token, '2025-03-26');
+    expect((await old.listTools()).tools.every((t) => t.outputSchema === undefined)).toBe(true);
+  });
+
   it('calls every tool through the same procedures as REST', async () => {
     const { key, owner } = await agentAccount();
     await owner.post('/api/channels', { name: 'deploys', mode: 'open' });
