@@ -11,7 +11,16 @@ export type DbOptions = {
   /** Shown in pg_stat_activity; metrics count this process's connections by it. */
   applicationName?: string;
   max?: number;
+  /** Seconds a new connection may take to open before its queries fail (default 5). */
+  connectTimeoutSeconds?: number;
 };
+
+/**
+ * Seconds before a connection that failed is tried again: 50 ms doubling to 1 s. postgres.js's
+ * own grows to 20 s after a few failures, so queries made during an outage waited up to 20 s
+ * before failing, and the pool came back up to 20 s after the database did.
+ */
+export const reconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 
 /**
  * `sql` for hand-written queries and `db` for drizzle. They are separate clients because
@@ -23,7 +32,8 @@ export function createDb(url: string, options: DbOptions = {}) {
     postgres(url, {
       max: options.max ?? 10,
       onnotice: () => {},
-      connect_timeout: 5,
+      connect_timeout: options.connectTimeoutSeconds ?? 5,
+      backoff: reconnectBackoff,
       connection: { application_name: options.applicationName ?? 'beckon' },
     });
   const sql = client();

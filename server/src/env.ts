@@ -26,6 +26,10 @@ export const ZEnv = z
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+    /** A worker pool silent this long (lock free, no heartbeat) is dead: its jobs are handed back. */
+    WORKER_LIVENESS_TIMEOUT_MS: z.coerce.number().int().min(500).default(20_000),
+    /** How often every live worker looks for dead pools. */
+    WORKER_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().default('http://localhost:5173'),

@@ -5,7 +5,7 @@ import { startPushWorker } from '../push/push-worker';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
-import { holdLiveness, unlockDeadWorkers } from './liveness';
+import { holdLiveness, sweepDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
@@ -26,8 +26,8 @@ const CRONTAB = '17 * * * * prune_expired';
 export type WorkerHandle = { stop: () => Promise<void> };
 
 /**
- * Starts graphile-worker on the shared database, with its logs in ours; announces itself alive
- * and hands back the jobs of workers that died (see liveness.ts). The push queue's worker runs
+ * Starts graphile-worker on the shared database, with its logs in ours; shows itself alive and
+ * keeps handing back the jobs of workers that died (see liveness.ts). The push queue's worker runs
  * alongside (push/push-worker.ts).
  */
 export async function startWorker(deps: Deps, connectionString: string): Promise<WorkerHandle> {
@@ -54,12 +54,17 @@ export async function startWorker(deps: Deps, connectionString: string): Promise
     preset: { worker: { localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY }, completeJobBatchDelay: 0 } },
     noHandleSignals: true,
   });
-  const liveness = poolId ? await holdLiveness(connectionString, poolId) : undefined;
+  const timeoutMs = deps.env.WORKER_LIVENESS_TIMEOUT_MS;
+  const liveness = poolId ? await holdLiveness(deps.sql, connectionString, poolId, { timeoutMs }) : undefined;
   const push = await startPushWorker(deps);
-  const dead = await unlockDeadWorkers(deps.sql);
-  if (dead.length) log.warn({ pools: dead }, 'released the jobs of dead workers');
+  const sweeper = sweepDeadWorkers(deps.sql, {
+    timeoutMs,
+    intervalMs: deps.env.WORKER_SWEEP_INTERVAL_MS,
+    onReleased: (pools) => log.warn({ pools }, 'released the jobs of dead workers'),
+  });
   return {
     stop: async () => {
+      sweeper.stop();
       await push.stop();
       await runner.stop();
       await liveness?.release();
