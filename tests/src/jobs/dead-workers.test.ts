@@ -98,7 +98,6 @@ describe('jobs of dead workers', () => {
   });
 
   it('are released by a worker that was already running (the sweep repeats)', async () => {
-    const sql = server.database.sql;
     const worker = await startWorker(server.deps, server.database.url);
     try {
       // Died after the running worker's first sweep.
