@@ -58,5 +58,9 @@ export async function openDatabase(
 }
 
 export function connect(env: Env, url: string, applicationName: string) {
-  return createDb(url, { max: env.DATABASE_POOL_MAX, applicationName });
+  return createDb(url, {
+    max: env.DATABASE_POOL_MAX,
+    applicationName,
+    connectTimeoutSeconds: env.DATABASE_WAIT_MS / 1000,
+  });
 }

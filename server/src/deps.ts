@@ -1,6 +1,7 @@
 import type { Db, Sql } from '@beckon/db';
 import type { IdentityCache } from './auth/identity-cache';
 import type { Clock } from './clock';
+import type { DatabaseWatch } from './database-watch';
 import type { Env } from './env';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';
@@ -23,6 +24,8 @@ export type Deps = {
   identityCache?: IdentityCache;
   /** Item events for this process's streams (resource process only). */
   events?: EventHub;
+  /** Fails requests fast while the database cannot be reached (absent: requests just wait). */
+  database?: DatabaseWatch;
 };
 
 /** The WWW-Authenticate challenge of a 401: it points agents at the resource metadata. */

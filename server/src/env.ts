@@ -19,6 +19,8 @@ export const ZEnv = z
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+    /** How long a request waits for a database that does not answer before a 503 (database-watch.ts). */
+    DATABASE_WAIT_MS: z.coerce.number().int().min(100).default(5000),
     EMBEDDED_POSTGRES_PORT: port.default(5488),
     RUN_WORKER: bool.default(true),
     IDENTITY_CACHE: bool.default(true),

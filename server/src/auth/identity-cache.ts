@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '@beckon/db';
+import { reconnectBackoff, type Sql } from '@beckon/db';
 import postgres from 'postgres';
 import type { Deps } from '../deps';
 import type { Identity } from './identity';
@@ -117,6 +117,7 @@ export class IdentityCache {
    */
   async listen(url: string): Promise<{ close: () => Promise<void> }> {
     let closing = false;
+    let relistening = false;
     const subscribe = async () => {
       await connection`listen ${connection(IDENTITY_CHANNEL)}`;
       const [{ pid }] = await connection<[{ pid: number }]>`select pg_backend_pid() as pid`;
@@ -125,20 +126,25 @@ export class IdentityCache {
       };
       if (!closing) this.setLive(true);
     };
+    // One loop at a time: every failed attempt closes the connection again (onclose).
     const relisten = async (): Promise<void> => {
-      for (let delay = 100; !closing; delay = Math.min(delay * 2, 5000)) {
+      if (relistening) return;
+      relistening = true;
+      for (let delay = 100; !closing; delay = Math.min(delay * 2, 2000)) {
         try {
           await subscribe();
-          return;
+          break;
         } catch {
           await new Promise((resolve) => setTimeout(resolve, delay));
         }
       }
+      relistening = false;
     };
     const connection = postgres(url, {
       max: 1,
       idle_timeout: 0,
       max_lifetime: null,
+      backoff: reconnectBackoff,
       onnotice: () => {},
       connection: { application_name: LISTENER_NAME },
       onnotify: (_channel: string, message: string) => this.handle(message),

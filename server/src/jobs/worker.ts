@@ -51,7 +51,16 @@ export async function startWorker(deps: Deps, connectionString: string): Promise
     logger,
     pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
     // Fetch and complete jobs in batches: far fewer round trips per job (see docs/benchmarks.md).
-    preset: { worker: { localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY }, completeJobBatchDelay: 0 } },
+    // Failures are batched too: unbatched, graphile-worker 0.18 leaves a failure that cannot be
+    // recorded (the database is down) as an unhandled rejection, which ends the process; batched,
+    // it is retried until the database is back (patches/graphile-worker@0.18.0.patch).
+    preset: {
+      worker: {
+        localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
     noHandleSignals: true,
   });
   const timeoutMs = deps.env.WORKER_LIVENESS_TIMEOUT_MS;

@@ -4,6 +4,7 @@ import { IdentityCache } from '../auth/identity-cache';
 import { syncPlanPrices } from '../billing/payments';
 import { systemClock } from '../clock';
 import { connect } from '../database';
+import { DatabaseWatch } from '../database-watch';
 import type { Deps } from '../deps';
 import { type Env, loadEnv } from '../env';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
@@ -23,13 +24,27 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
   const log = createLogger(env, `beckon-${kind}`);
   if (!env.DATABASE_URL) throw new Error(`the ${kind} process needs DATABASE_URL (pnpm start sets it)`);
   const { sql, db, end } = connect(env, env.DATABASE_URL, `beckon-${kind}`);
+  const database = new DatabaseWatch(env.DATABASE_URL, env.DATABASE_WAIT_MS, (down) =>
+    down ? log.error('database unreachable: requests answer 503') : log.warn('database reachable again'),
+  );
   const identityCache = kind === 'resource' && env.IDENTITY_CACHE ? new IdentityCache() : undefined;
   const listener = await identityCache?.listen(env.DATABASE_URL);
   const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
   const mailer = createMailer(env, log);
   const events = kind === 'resource' ? new EventHub(sql) : undefined;
   await events?.listen(env.DATABASE_URL);
-  const deps: Deps = { env, sql, db, log, storage, identityCache, clock: systemClock, mailer, events };
+  const deps: Deps = {
+    env,
+    sql,
+    db,
+    log,
+    storage,
+    identityCache,
+    clock: systemClock,
+    mailer,
+    events,
+    database,
+  };
   if (kind === 'resource') await syncPlanPrices(sql, env);
 
   let app: FastifyInstance | undefined;
@@ -59,6 +74,7 @@ export async function runProcess(kind: Kind, env: Env = loadEnv()): Promise<void
       () => listener?.close(),
       () => events?.close(),
       () => mailer.close(),
+      () => database.close(),
       () => end({ timeout: 5 }),
     ]) {
       await Promise.resolve(step()).catch(expected);

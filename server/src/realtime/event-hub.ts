@@ -1,4 +1,4 @@
-import type { Sql } from '@beckon/db';
+import { reconnectBackoff, type Sql } from '@beckon/db';
 import postgres from 'postgres';
 
 export const EVENTS_CHANNEL = 'beckon_events';
@@ -40,6 +40,8 @@ export class EventHub {
       max: 1,
       idle_timeout: 0,
       max_lifetime: null,
+      // Re-listens soon after the database is back (postgres.js's own delay grows to 20 s).
+      backoff: reconnectBackoff,
       onnotice: () => {},
       connection: { application_name: 'beckon-events-listener' },
     } as postgres.Options<Record<string, never>>);
