@@ -68,6 +68,8 @@ export const ZEnv = z
         .optional(),
     ),
     PUSH_VAPID_KEY: optional,
+    /** Deadline of one push request, answer included (like a webhook's 15 s). */
+    PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
     /** The private half of the VAPID pair (signs browser pushes); with PUSH_VAPID_KEY. */
     PUSH_VAPID_PRIVATE_KEY: optional,
     PUSH_API_KEY: optional,
