@@ -110,6 +110,20 @@ export class EventHub {
     return this.eventsAfterSeq(orgId, Number(anchor.seq), limit);
   }
 
+  /**
+   * How many events of an organization follow the one with id `afterId`, counted up to `cap`
+   * (cap + 1 means "more than cap"); null when that event is unknown (or pruned).
+   */
+  async backlogAfter(orgId: string, afterId: string, cap: number): Promise<number | null> {
+    const [row] = await this.sql<{ anchored: boolean; n: number }[]>`
+      with anchor as (select seq from events where id = ${afterId} and org_id = ${orgId})
+      select exists (select 1 from anchor) as anchored,
+             (select count(*)::int from (
+                select 1 from events where org_id = ${orgId} and seq > (select seq from anchor)
+                 limit ${cap + 1}) backlog) as n`;
+    return row?.anchored ? row.n : null;
+  }
+
   eventsAfterSeq(orgId: string, seq: number, limit: number): Promise<StreamEvent[]> {
     return this.sql.unsafe<StreamEvent[]>(
       `select ${EVENT_COLUMNS} from events where org_id = $1 and seq > $2 order by seq limit $3`,
