@@ -142,10 +142,10 @@ export async function startFakeWebPush() {
   };
   // Two servers, two origins: a misbehaving endpoint on one, well-behaved ones on the other.
   const servers = [https.createServer({ key, cert }, handler), https.createServer({ key, cert }, handler)];
-  const sockets = new Set<net.Socket>();
+  const sockets = new Set<{ destroy: () => void }>();
   const ports: number[] = [];
   for (const server of servers) {
-    server.on('connection', (socket) => {
+    server.on('connection', (socket: net.Socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });
