@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { hashToken } from '@beckon/server/auth/tokens';
 import { unlockDeadWorkers } from '@beckon/server/jobs/liveness';
 import { startWorker } from '@beckon/server/jobs/worker';
@@ -107,6 +108,40 @@ describe('jobs of dead workers', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(await lockedBy(orphan)).not.toBe('pool-died-later');
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe('a worker pool that stops by itself (it gives up after minutes without the database)', () => {
+  it('is started again, and the jobs it held are handed back', async () => {
+    const sql = server.database.sql;
+    const events = new EventEmitter() as NonNullable<Parameters<typeof startWorker>[2]>['events'] & {};
+    const pools: Array<{ id: string; gracefulShutdown: (reason?: string) => unknown }> = [];
+    events.on('pool:create', ({ workerPool }) => pools.push(workerPool));
+    const worker = await startWorker(server.deps, server.database.url, { events });
+    try {
+      const first = worker.poolId();
+      expect(first).toBe(pools[0]?.id);
+      // Left locked by the pool, as a pool that gave up while the database was away leaves them.
+      const held = await lockedJob(first!);
+      await pools[0]!.gracefulShutdown('test: the pool gives up');
+      for (let i = 0; i < 200 && worker.poolId() === first; i++) await new Promise((r) => setTimeout(r, 25));
+      const second = worker.poolId();
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+      expect(await sql`select 1 from worker_heartbeats where pool_id = ${first!}`).toHaveLength(0);
+      expect(await sql`select 1 from worker_heartbeats where pool_id = ${second!}`).toHaveLength(1);
+      // The old pool's job is handed back by a sweep and run by the new pool.
+      for (
+        let i = 0;
+        i < 200 && (await sql`select 1 from graphile_worker._private_jobs where id = ${held}`).length;
+        i++
+      ) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await sql`select 1 from graphile_worker._private_jobs where id = ${held}`).toHaveLength(0);
     } finally {
       await worker.stop();
     }
