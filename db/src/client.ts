@@ -11,14 +11,24 @@ export type DbOptions = {
   /** Shown in pg_stat_activity; metrics count this process's connections by it. */
   applicationName?: string;
   max?: number;
+  /** Seconds a new connection may take to open before its queries fail (default 5). */
+  connectTimeoutSeconds?: number;
 };
+
+/**
+ * Seconds before a connection that failed is tried again: 50 ms doubling to 1 s. postgres.js's
+ * own grows to 20 s after a few failures, so queries made during an outage waited up to 20 s
+ * before failing, and the pool came back up to 20 s after the database did.
+ */
+export const reconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 
 /** A postgres.js pool for hand-written queries (what the server uses); it connects lazily. */
 export function createSql(url: string, options: DbOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
-    connect_timeout: 5,
+    connect_timeout: options.connectTimeoutSeconds ?? 5,
+    backoff: reconnectBackoff,
     connection: { application_name: options.applicationName ?? 'beckon' },
   });
 }

@@ -4,6 +4,7 @@ import { Invalidations } from './caches/invalidations';
 import { OrgFacts } from './caches/org-facts';
 import { type Clock, systemClock } from './clock';
 import { connect } from './database';
+import { DatabaseWatch } from './database-watch';
 import type { Deps } from './deps';
 import type { Env } from './env';
 import { createLogger, type Logger } from './log';
@@ -31,6 +32,9 @@ export async function createDeps(
   const log = options.log ?? createLogger(env, `beckon-${kind}`);
   const clock = options.clock ?? systemClock;
   const sql = connect(env, url, `beckon-${kind}`);
+  const database = new DatabaseWatch(url, env.DATABASE_WAIT_MS, (down) =>
+    down ? log.error('database unreachable: requests answer 503') : log.warn('database reachable again'),
+  );
   const resource = kind === 'resource';
   const credentials =
     resource && env.IDENTITY_CACHE ? new CredentialCache(() => clock().getTime()) : undefined;
@@ -41,7 +45,7 @@ export async function createDeps(
   await events?.listen(url);
   const mailer = createMailer(env, log);
   const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
-  const deps: Deps = { env, sql, log, clock, mailer, storage, credentials, orgFacts, events };
+  const deps: Deps = { env, sql, log, clock, mailer, storage, credentials, orgFacts, events, database };
   if (resource) await syncPlanPrices(sql, env);
   return {
     deps,
@@ -49,6 +53,7 @@ export async function createDeps(
       await listener?.close();
       await events?.close();
       mailer.close();
+      await database.close();
       await sql.end({ timeout: 5 });
     },
   };

@@ -59,5 +59,9 @@ export async function openDatabase(
 
 /** This process's connection pool (application_name shows it in pg_stat_activity). */
 export function connect(env: Env, url: string, applicationName: string) {
-  return createSql(url, { max: env.DATABASE_POOL_MAX, applicationName });
+  return createSql(url, {
+    max: env.DATABASE_POOL_MAX,
+    applicationName,
+    connectTimeoutSeconds: env.DATABASE_WAIT_MS / 1000,
+  });
 }

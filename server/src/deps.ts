@@ -2,6 +2,7 @@ import type { Sql } from '@beckon/db';
 import type { CredentialCache } from './auth/credential-cache';
 import type { OrgFacts } from './caches/org-facts';
 import type { Clock } from './clock';
+import type { DatabaseWatch } from './database-watch';
 import type { Env } from './env';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';
@@ -25,6 +26,8 @@ export type Deps = {
   orgFacts?: OrgFacts;
   /** Item events for this process's streams (resource process only). */
   events?: EventHub;
+  /** Fails requests fast while the database cannot be reached (absent: requests just wait). */
+  database?: DatabaseWatch;
 };
 
 /** The WWW-Authenticate challenge of a 401: it points agents at the resource metadata. */

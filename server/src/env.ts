@@ -19,13 +19,21 @@ export const ZEnv = z
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+    /** How long a request waits for a database that does not answer before a 503 (database-watch.ts). */
+    DATABASE_WAIT_MS: z.coerce.number().int().min(100).default(5000),
     EMBEDDED_POSTGRES_PORT: port.default(5488),
     RUN_WORKER: bool.default(true),
     IDENTITY_CACHE: bool.default(true),
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+    /** The most events a Last-Event-ID resume replays, and live events it holds meanwhile. */
+    STREAM_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).default(10_000),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+    /** A worker pool silent this long (lock free, no heartbeat) is dead: its jobs are handed back. */
+    WORKER_LIVENESS_TIMEOUT_MS: z.coerce.number().int().min(500).default(20_000),
+    /** How often every live worker looks for dead pools. */
+    WORKER_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().default('http://localhost:5173'),
@@ -62,6 +70,8 @@ export const ZEnv = z
         .optional(),
     ),
     PUSH_VAPID_KEY: optional,
+    /** Deadline of one push request, answer included (like a webhook's 15 s). */
+    PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
     /** The private half of the VAPID pair (signs browser pushes); with PUSH_VAPID_KEY. */
     PUSH_VAPID_PRIVATE_KEY: optional,
     PUSH_API_KEY: optional,

@@ -62,9 +62,52 @@ export class AppError extends Error {
   static unavailable(reason: string) {
     return new AppError(503, { error: reason });
   }
+  /** The database cannot be reached: try again after `retryAfterSeconds` (database-watch.ts). */
+  static databaseUnavailable(retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
+    return new AppError(503, { error: 'database unavailable' }, { 'retry-after': String(retryAfterSeconds) });
+  }
   static internal() {
     return new AppError(500, { error: 'internal error' });
   }
+}
+
+/** Retry-After of a 503 for an unreachable database when no configured value is at hand. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Errors that mean the database cannot be reached (rather than a query that failed): refused or
+ * cut connections, postgres.js's own connection errors, SQLSTATE class 08 (connection
+ * exception), 57P01–57P03 (shutting down, crashed, starting up) and 53300 (no connection slot).
+ * drizzle and tRPC wrap them, so the causes are followed.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 6; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+      return true;
+    // Several addresses tried (localhost as ::1 and 127.0.0.1): every one refused.
+    if (cause instanceof AggregateError && cause.errors.some((e) => isDatabaseUnavailable(e))) return true;
+    cause = cause.cause;
+  }
+  return false;
 }
 
 /** `{ "a.b": "message" }` from zod issues; the root is named `body`. */
@@ -109,6 +152,7 @@ export function toAppError(error: unknown): AppError {
     }
   }
   if (isZodError(error)) return AppError.invalid(fieldsFromZod(error.issues));
+  if (isDatabaseUnavailable(error)) return AppError.databaseUnavailable();
   return AppError.internal();
 }
 

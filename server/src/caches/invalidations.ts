@@ -1,3 +1,4 @@
+import { reconnectBackoff } from '@beckon/db';
 import postgres from 'postgres';
 
 /** The channel the database triggers notify (migrations 0002, 0005, 0006); the name is historical. */
@@ -48,6 +49,7 @@ export class Invalidations {
 
   async listen(url: string): Promise<{ close: () => Promise<void> }> {
     let closing = false;
+    let relistening = false;
     const subscribe = async () => {
       await connection`listen ${connection(INVALIDATION_CHANNEL)}`;
       const [{ pid }] = await connection<[{ pid: number }]>`select pg_backend_pid() as pid`;
@@ -56,20 +58,25 @@ export class Invalidations {
       };
       if (!closing) this.setLive(true);
     };
+    // One loop at a time: every failed attempt closes the connection again (onclose).
     const relisten = async (): Promise<void> => {
-      for (let delay = 100; !closing; delay = Math.min(delay * 2, 5000)) {
+      if (relistening) return;
+      relistening = true;
+      for (let delay = 100; !closing; delay = Math.min(delay * 2, 2000)) {
         try {
           await subscribe();
-          return;
+          break;
         } catch {
           await new Promise((resolve) => setTimeout(resolve, delay));
         }
       }
+      relistening = false;
     };
     const connection = postgres(url, {
       max: 1,
       idle_timeout: 0,
       max_lifetime: null,
+      backoff: reconnectBackoff,
       onnotice: () => {},
       connection: { application_name: LISTENER_NAME },
       onnotify: (_channel: string, message: string) => this.handle(message),

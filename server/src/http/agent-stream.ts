@@ -19,6 +19,12 @@ const PAGE = 500;
 /** A live stream whose client lets more than this pile up unread is closed (it can resume). */
 export const MAX_UNREAD_BYTES = 1024 * 1024;
 
+/** The reasons of a `stream.reset` event: the client resyncs (lists items again), then reads on. */
+export const RESET_UNKNOWN = 'unknown or expired Last-Event-ID';
+export const RESET_TOO_FAR_BEHIND = 'too far behind: resync, then follow the live stream';
+
+const resetFrame = (reason: string) => `event: stream.reset\ndata: ${JSON.stringify({ reason })}\n\n`;
+
 /** The caller may still read this organization's items: same organization, items.read kept. */
 export const stillReads = (current: Identity | null, identity: Identity) =>
   current !== null && current.orgId === identity.orgId && can(current.permissions, 'items.read');
@@ -37,9 +43,11 @@ const frame = (event: StreamEvent) =>
  * created, `?scope=org` (or a person's token) every item of the organization. `Last-Event-ID`
  * (header, or `last_event_id` for clients that cannot set headers) resumes after that event:
  * the backlog is read from the `events` table while live events wait, then both are merged
- * without duplicates, the replay waiting for the client to read each page. Comments keep the
- * connection alive and re-check the credential, so a revoked key's stream ends, and so does one
- * whose client stops reading (MAX_UNREAD_BYTES).
+ * without duplicates, the replay waiting for the client to read each page. The replay is
+ * bounded (STREAM_REPLAY_MAX_EVENTS): a client further behind, or one whose replay is outrun
+ * by that many live events, gets `stream.reset` (too far behind) and the live stream. Comments
+ * keep the connection alive and re-check the credential, so a revoked key's stream ends, and so
+ * does one whose client stops reading (MAX_UNREAD_BYTES).
  */
 export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
   const open = new Set<() => void>();
@@ -70,18 +78,31 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
     });
     res.write('retry: 2000\n\n');
 
+    const maxReplay = deps.env.STREAM_REPLAY_MAX_EVENTS;
     const sent = new Set<string>();
     let waiting: StreamEvent[] | null = [];
+    // Live events outran the replay: no more are held, the replay stops, the client resyncs.
+    let outrun = () => {};
+    const overtaken = new Promise<'behind'>((resolve) => {
+      outrun = () => resolve('behind');
+    });
+    // Ids sent before going live, kept until a live event numbered after all of them: the hub may
+    // hand over late an event the replay already read (notified just after the subscription).
+    let sentUpTo = 0;
     const deliver = (event: StreamEvent) => {
       if (!visible(event) || sent.has(event.id)) return;
-      if (waiting) sent.add(event.id);
+      if (waiting) {
+        sent.add(event.id);
+        sentUpTo = Math.max(sentUpTo, event.seq);
+      } else if (sent.size > 0 && event.seq > sentUpTo) sent.clear();
       res.write(frame(event));
       if (!waiting && res.writableLength > MAX_UNREAD_BYTES) close();
     };
     const unsubscribe = hub.subscribe(identity.orgId, {
       event: (event) => {
-        if (waiting) waiting.push(event);
-        else deliver(event);
+        if (!waiting) deliver(event);
+        else if (waiting.length < maxReplay) waiting.push(event);
+        else outrun();
       },
       // The client resumes with Last-Event-ID and gets what the hub missed from the database.
       lost: () => close(),
@@ -105,42 +126,69 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
     // The client may have left while the credential was being checked: then nothing stays open.
     if (res.destroyed) return close();
 
+    let outcome: ReplayOutcome = 'done';
     try {
-      if (lastEventId) await replay(hub, identity.orgId, lastEventId, deliver, res);
+      if (lastEventId) {
+        let overtakenAlready = false;
+        const replaying = replay(hub, identity.orgId, lastEventId, deliver, res, {
+          max: maxReplay,
+          stopped: () => overtakenAlready || closed,
+        });
+        outcome = await Promise.race([replaying, overtaken]);
+        overtakenAlready = true;
+        replaying.catch(() => {});
+      }
     } catch (err) {
       request.log.error({ err }, 'event stream replay failed');
       close();
       return;
     }
+    if (closed) return;
+    if (outcome === 'unknown') res.write(resetFrame(RESET_UNKNOWN));
+    if (outcome === 'behind') {
+      res.write(resetFrame(RESET_TOO_FAR_BEHIND));
+      waiting = [];
+    }
     for (const event of waiting) deliver(event);
     waiting = null;
-    sent.clear();
   });
 }
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
+type ReplayOutcome = 'done' | 'unknown' | 'behind';
+
+/**
+ * Sends what follows `lastEventId`, page by page as the client reads. More than `max` events
+ * behind (counted over the organization's events, before anything is sent; or reached while
+ * sending, as the backlog grows) is too far: the client is better served by a resync.
+ */
 async function replay(
   hub: EventHub,
   orgId: string,
   lastEventId: string,
   deliver: (event: StreamEvent) => void,
   res: ServerResponse,
-) {
-  let page = isUuid(lastEventId) ? await hub.eventsAfter(orgId, lastEventId, PAGE) : null;
-  if (!page) {
-    res.write(
-      `event: stream.reset\ndata: ${JSON.stringify({ reason: 'unknown or expired Last-Event-ID' })}\n\n`,
-    );
-    return;
-  }
-  while (page.length > 0) {
+  { max, stopped }: { max: number; stopped: () => boolean },
+): Promise<ReplayOutcome> {
+  if (!isUuid(lastEventId)) return 'unknown';
+  const backlog = await hub.backlogAfter(orgId, lastEventId, max);
+  if (backlog === null) return 'unknown';
+  if (backlog > max) return 'behind';
+  const size = Math.min(PAGE, max);
+  let page = await hub.eventsAfter(orgId, lastEventId, size);
+  if (!page) return 'unknown';
+  for (let replayed = 0; ; ) {
+    if (stopped()) return 'done';
     for (const event of page) deliver(event);
+    replayed += page.length;
     const last = page[page.length - 1];
-    if (page.length < PAGE || !last) break;
+    if (page.length < size || !last) return 'done';
     if (res.writableNeedDrain) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-    if (res.destroyed) return;
-    page = await hub.eventsAfterSeq(orgId, last.seq, PAGE);
+    if (res.destroyed) return 'done';
+    page = await hub.eventsAfterSeq(orgId, last.seq, size);
+    if (page.length === 0) return 'done';
+    if (replayed + page.length > max) return 'behind';
   }
 }
 

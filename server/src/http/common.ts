@@ -31,7 +31,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
   registerErrorHandling(app, BODY_LIMIT);
-  registerHealth(app, deps.sql);
+  registerHealth(app, deps.sql, deps.database);
   registerMetrics(app, {
     sql: deps.sql,
     applicationName: `beckon-${options.name}`,

@@ -1,12 +1,12 @@
-import { EventEmitter } from 'node:events';
-import { run, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
+import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
-import { holdLiveness, unlockDeadWorkers } from './liveness';
+import { sweepDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
+import { startSupervisedPool } from './worker-pool';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
 export function taskList(deps: Deps): TaskList {
@@ -24,43 +24,65 @@ export function taskList(deps: Deps): TaskList {
 
 const CRONTAB = '17 * * * * prune_expired';
 
-export type WorkerHandle = { stop: () => Promise<void> };
+export type WorkerHandle = {
+  /** The id of the graphile-worker pool running now (a new one after a restart). */
+  poolId: () => string | undefined;
+  stop: () => Promise<void>;
+};
 
 /**
- * Starts graphile-worker on the shared database, with its logs in ours; announces itself alive
- * and hands back the jobs of workers that died (see liveness.ts).
+ * Starts graphile-worker on the shared database, with its logs in ours, started again if it stops
+ * by itself (worker-pool.ts); shows itself alive and keeps handing back the jobs of workers that
+ * died (see liveness.ts).
  */
-export async function startWorker(deps: Deps, connectionString: string): Promise<WorkerHandle> {
+export async function startWorker(
+  deps: Deps,
+  connectionString: string,
+  options: { events?: WorkerEvents } = {},
+): Promise<WorkerHandle> {
   const log = deps.log.child({ component: 'worker' });
   const logger = new WorkerLogger(() => (level, message, meta) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method](meta ?? {}, message);
   });
-  const events: WorkerEvents = new EventEmitter();
-  let poolId: string | undefined;
-  events.on('pool:create', ({ workerPool }) => {
-    poolId = workerPool.id;
+  const timeoutMs = deps.env.WORKER_LIVENESS_TIMEOUT_MS;
+  const pool = await startSupervisedPool(
+    deps.sql,
+    {
+      connectionString,
+      timeoutMs,
+      events: options.events,
+      concurrency: deps.env.WORKER_CONCURRENCY,
+      maxPoolSize: deps.env.WORKER_CONCURRENCY + 2,
+      taskList: taskList(deps),
+      crontab: CRONTAB,
+      logger,
+      pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
+      // Fetch and complete jobs in batches: far fewer round trips per job (see docs/benchmarks.md).
+      // Failures are batched too: unbatched, graphile-worker 0.18 leaves a failure that cannot be
+      // recorded (the database is down) as an unhandled rejection, which ends the process; batched,
+      // it is retried until the database is back (patches/graphile-worker@0.18.0.patch).
+      preset: {
+        worker: {
+          localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY },
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+        },
+      },
+      noHandleSignals: true,
+    },
+    log,
+  );
+  const sweeper = sweepDeadWorkers(deps.sql, {
+    timeoutMs,
+    intervalMs: deps.env.WORKER_SWEEP_INTERVAL_MS,
+    onReleased: (pools) => log.warn({ pools }, 'released the jobs of dead workers'),
   });
-  const runner = await run({
-    connectionString,
-    events,
-    concurrency: deps.env.WORKER_CONCURRENCY,
-    maxPoolSize: deps.env.WORKER_CONCURRENCY + 2,
-    taskList: taskList(deps),
-    crontab: CRONTAB,
-    logger,
-    pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
-    // Fetch and complete jobs in batches: far fewer round trips per job (see docs/benchmarks.md).
-    preset: { worker: { localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY }, completeJobBatchDelay: 0 } },
-    noHandleSignals: true,
-  });
-  const liveness = poolId ? await holdLiveness(connectionString, poolId) : undefined;
-  const dead = await unlockDeadWorkers(deps.sql);
-  if (dead.length) log.warn({ pools: dead }, 'released the jobs of dead workers');
   return {
+    poolId: pool.poolId,
     stop: async () => {
-      await runner.stop();
-      await liveness?.release();
+      sweeper.stop();
+      await pool.stop();
     },
   };
 }

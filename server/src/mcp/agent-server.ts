@@ -5,7 +5,7 @@ import { createCaller } from '../app-router';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod, toAppError, toJsonRpcError } from '../errors';
-import { AGENT_TOOLS, type AgentTool } from './tools';
+import { AGENT_TOOLS } from './tools';
 
 const INSTRUCTIONS =
   'Beckon reaches the people of your organization. Use service.notify to tell them something and ' +
@@ -32,17 +32,15 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
 }
 
 /** Tools as clients of 2025-03-26 know them, then with titles and output schemas (2025-06-18 on). */
-const BASIC_TOOLS = AGENT_TOOLS.map((tool) => ({
+const TYPED_TOOLS = AGENT_TOOLS.map((tool) => ({
   name: tool.name,
+  title: tool.title,
   description: tool.description,
   inputSchema: jsonSchema(tool.input, 'input'),
+  outputSchema: jsonSchema(tool.output, 'output'),
   annotations: { title: tool.title, ...tool.annotations },
 }));
-const TYPED_TOOLS = AGENT_TOOLS.map((tool, index) => ({
-  ...BASIC_TOOLS[index]!,
-  title: tool.title,
-  outputSchema: jsonSchema(tool.output, 'output'),
-}));
+const BASIC_TOOLS = TYPED_TOOLS.map(({ title: _title, outputSchema: _output, ...basic }) => basic);
 const TOOLS = new Map(AGENT_TOOLS.map((tool) => [tool.name, tool]));
 
 /** A JSON-RPC error carrying the REST body as `data` (and the quota's -32002). */

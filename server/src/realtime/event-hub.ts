@@ -1,4 +1,4 @@
-import type { Sql } from '@beckon/db';
+import { reconnectBackoff, type Sql } from '@beckon/db';
 import postgres from 'postgres';
 
 export const EVENTS_CHANNEL = 'beckon_events';
@@ -40,6 +40,8 @@ export class EventHub {
       max: 1,
       idle_timeout: 0,
       max_lifetime: null,
+      // Re-listens soon after the database is back (postgres.js's own delay grows to 20 s).
+      backoff: reconnectBackoff,
       onnotice: () => {},
       connection: { application_name: 'beckon-events-listener' },
     } as postgres.Options<Record<string, never>>);
@@ -106,6 +108,20 @@ export class EventHub {
       select seq from events where id = ${afterId} and org_id = ${orgId}`;
     if (!anchor) return null;
     return this.eventsAfterSeq(orgId, Number(anchor.seq), limit);
+  }
+
+  /**
+   * How many events of an organization follow the one with id `afterId`, counted up to `cap`
+   * (cap + 1 means "more than cap"); null when that event is unknown (or pruned).
+   */
+  async backlogAfter(orgId: string, afterId: string, cap: number): Promise<number | null> {
+    const [row] = await this.sql<{ anchored: boolean; n: number }[]>`
+      with anchor as (select seq from events where id = ${afterId} and org_id = ${orgId})
+      select exists (select 1 from anchor) as anchored,
+             (select count(*)::int from (
+                select 1 from events where org_id = ${orgId} and seq > (select seq from anchor)
+                 limit ${cap + 1}) backlog) as n`;
+    return row?.anchored ? row.n : null;
   }
 
   eventsAfterSeq(orgId: string, seq: number, limit: number): Promise<StreamEvent[]> {

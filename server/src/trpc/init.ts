@@ -36,5 +36,11 @@ export const router = t.router;
 export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+/** Every procedure answers 503 with Retry-After, and soon, while the database is unreachable. */
+const databaseGuard = t.middleware(({ ctx, next }) => {
+  const watch = ctx.deps.database;
+  return watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next();
+});
+
+export const publicProcedure = t.procedure.use(databaseGuard);
 export { AppError };

@@ -18,6 +18,12 @@ import { Agent, buildConnector, getGlobalDispatcher, setGlobalDispatcher } from 
 /** A delivery that reached a fake push service, decrypted or as sent. */
 export type Pushed = { token: string; payload: Record<string, unknown>; headers: http.IncomingHttpHeaders };
 
+/**
+ * A hostile or broken endpoint: `hang` never answers; `endless` answers 201 and streams a body
+ * that never ends (the bytes written are counted in `streamed`).
+ */
+export type Misbehaviour = 'hang' | 'endless';
+
 /** How a fake push service answers one token: a status, or a list of statuses in turn. */
 type Answers = Map<string, number[]>;
 const nextStatus = (answers: Answers, token: string) => answers.get(token)?.shift() ?? 201;
@@ -99,12 +105,29 @@ export async function startFakeWebPush() {
 
   const subscriptions = new Map<string, ReturnType<typeof browserKeys>>();
   const answers: Answers = new Map();
+  const misbehaviours = new Map<string, Misbehaviour>();
   const received: Pushed[] = [];
-  const server = https.createServer({ key, cert }, (request, response) => {
+  /** Requests that reached each token, answered or not. */
+  const requests = new Map<string, number>();
+  const streamed = { bytes: 0 };
+  const handler: http.RequestListener = (request, response) => {
+    const token = (request.url ?? '').split('/').pop() ?? '';
+    requests.set(token, (requests.get(token) ?? 0) + 1);
+    const misbehaviour = misbehaviours.get(token);
+    if (misbehaviour === 'hang') return;
+    if (misbehaviour === 'endless') {
+      response.writeHead(201);
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const more = () => {
+        while (!response.destroyed && response.write(chunk)) streamed.bytes += chunk.length;
+        if (!response.destroyed) response.once('drain', more);
+      };
+      more();
+      return;
+    }
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const token = (request.url ?? '').split('/').pop() ?? '';
       const keys = subscriptions.get(token);
       const vapid = /^vapid t=[\w-]+\.[\w-]+\.[\w-]+, k=[\w-]+$/.test(request.headers.authorization ?? '');
       if (!keys || !vapid || request.headers['content-encoding'] !== 'aes128gcm') {
@@ -116,18 +139,38 @@ export async function startFakeWebPush() {
         received.push({ token, payload: decrypt(Buffer.concat(chunks), keys), headers: request.headers });
       response.writeHead(status).end();
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  };
+  // Two servers, two origins: a misbehaving endpoint on one, well-behaved ones on the other.
+  const servers = [https.createServer({ key, cert }, handler), https.createServer({ key, cert }, handler)];
+  const sockets = new Set<{ destroy: () => void }>();
+  const ports: number[] = [];
+  for (const server of servers) {
+    server.on('connection', (socket: net.Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ports.push((server.address() as net.AddressInfo).port);
+  }
   return {
     received,
-    /** A subscription of a new browser, as the JSON string the dashboard registers. */
-    subscribe(token: string, statuses: number[] = []) {
+    requests,
+    streamed,
+    /**
+     * A subscription of a new browser, as the JSON string the dashboard registers; on the
+     * second origin with `origin: 1`, misbehaving with `misbehave`.
+     */
+    subscribe(
+      token: string,
+      statuses: number[] = [],
+      options: { origin?: 0 | 1; misbehave?: Misbehaviour } = {},
+    ) {
       const keys = browserKeys();
       subscriptions.set(token, keys);
       answers.set(token, [...statuses]);
+      if (options.misbehave) misbehaviours.set(token, options.misbehave);
       return JSON.stringify({
-        endpoint: `https://127.0.0.1:${port}/push/${token}`,
+        endpoint: `https://127.0.0.1:${ports[options.origin ?? 0]}/push/${token}`,
         keys: {
           p256dh: keys.ecdh.getPublicKey().toString('base64url'),
           auth: keys.auth.toString('base64url'),
@@ -136,7 +179,8 @@ export async function startFakeWebPush() {
     },
     close: async () => {
       https.globalAgent.options.ca = previousCa;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

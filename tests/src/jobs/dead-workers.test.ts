@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { hashToken } from '@beckon/server/auth/tokens';
 import { enqueueJob } from '@beckon/server/job-queue';
 import { unlockDeadWorkers } from '@beckon/server/jobs/liveness';
@@ -8,18 +9,26 @@ import { Factories, startReceiver, startTestServer, type TestServer } from '../h
 
 let server: TestServer;
 
+// Short liveness figures, so the test database (started moments ago) has been up long enough.
+const liveness = { timeoutMs: 1000 };
+
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({
+    env: { WORKER_LIVENESS_TIMEOUT_MS: '1000', WORKER_SWEEP_INTERVAL_MS: '200' },
+  });
 });
 afterAll(() => server?.close());
 
 /** A job locked a minute ago by `poolId`, as a worker that was then killed would leave it. */
+/** A due job held by `poolId` (added for later, so a running worker cannot take it before it is locked). */
 async function lockedJob(poolId: string) {
   const sql = server.database.sql;
   const [job] = await sql<{ id: string }[]>`
-    select id from graphile_worker.add_job('prune_expired', '{}'::json, job_key => ${hashToken(poolId)})`;
-  await sql`update graphile_worker._private_jobs set locked_by = ${poolId}, locked_at = now() - interval '1 minute'
-             where id = ${job!.id}`;
+    select id from graphile_worker.add_job('prune_expired', '{}'::json, job_key => ${hashToken(poolId)},
+                                           run_at => now() + interval '1 hour')`;
+  await sql`update graphile_worker._private_jobs
+                set locked_by = ${poolId}, locked_at = now() - interval '1 minute', run_at = now()
+              where id = ${job!.id}`;
   return job!.id;
 }
 
@@ -38,7 +47,7 @@ describe('jobs of dead workers', () => {
     const session = await sql.reserve();
     await session`select pg_advisory_lock(hashtextextended(${'beckon-worker:pool-alive'}, 0))`;
     try {
-      expect(await unlockDeadWorkers(sql)).toEqual(['pool-dead']);
+      expect(await unlockDeadWorkers(sql, liveness)).toEqual(['pool-dead']);
       expect(await lockedBy(dead)).toBeNull();
       expect(await lockedBy(alive)).toBe('pool-alive');
     } finally {
@@ -53,8 +62,20 @@ describe('jobs of dead workers', () => {
     await server.database
       .sql`update graphile_worker._private_jobs set locked_by = 'pool-new', locked_at = now()
                                where id = ${job!.id}`;
-    expect(await unlockDeadWorkers(server.database.sql)).not.toContain('pool-new');
+    expect(await unlockDeadWorkers(server.database.sql, liveness)).not.toContain('pool-new');
     expect(await lockedBy(job!.id)).toBe('pool-new');
+  });
+
+  it("stay locked while their pool's heartbeat is fresh, even with its lock free (reconnecting)", async () => {
+    const sql = server.database.sql;
+    const job = await lockedJob('pool-reconnecting');
+    await sql`insert into worker_heartbeats (pool_id) values ('pool-reconnecting')`;
+    expect(await unlockDeadWorkers(sql, liveness)).not.toContain('pool-reconnecting');
+    expect(await lockedBy(job)).toBe('pool-reconnecting');
+    await sql`update worker_heartbeats set seen_at = now() - interval '1 minute' where pool_id = 'pool-reconnecting'`;
+    expect(await unlockDeadWorkers(sql, liveness)).toEqual(['pool-reconnecting']);
+    expect(await lockedBy(job)).toBeNull();
+    expect(await sql`select 1 from worker_heartbeats where pool_id = 'pool-reconnecting'`).toHaveLength(0);
   });
 
   it('are run by the next worker that starts, which holds its own liveness lock', async () => {
@@ -75,6 +96,88 @@ describe('jobs of dead workers', () => {
          where l.locktype = 'advisory' and a.application_name = 'beckon-worker-liveness'
            and a.datname = current_database()`;
       expect(held).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('are released by a worker that was already running (the sweep repeats)', async () => {
+    const worker = await startWorker(server.deps, server.database.url);
+    try {
+      // Died after the running worker's first sweep.
+      await new Promise((r) => setTimeout(r, 300));
+      const orphan = await lockedJob('pool-died-later');
+      for (let i = 0; i < 100 && (await lockedBy(orphan)) === 'pool-died-later'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await lockedBy(orphan)).not.toBe('pool-died-later');
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe('a worker pool that stops by itself (it gives up after minutes without the database)', () => {
+  it('is started again, and the jobs it held are handed back', async () => {
+    const sql = server.database.sql;
+    const events = new EventEmitter() as NonNullable<Parameters<typeof startWorker>[2]>['events'] & {};
+    const pools: Array<{ id: string; gracefulShutdown: (reason?: string) => unknown }> = [];
+    events.on('pool:create', ({ workerPool }) => pools.push(workerPool));
+    const worker = await startWorker(server.deps, server.database.url, { events });
+    try {
+      const first = worker.poolId();
+      expect(first).toBe(pools[0]?.id);
+      // Left locked by the pool, as a pool that gave up while the database was away leaves them.
+      const held = await lockedJob(first!);
+      await pools[0]!.gracefulShutdown('test: the pool gives up');
+      for (let i = 0; i < 200 && worker.poolId() === first; i++) await new Promise((r) => setTimeout(r, 25));
+      const second = worker.poolId();
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+      expect(await sql`select 1 from worker_heartbeats where pool_id = ${first!}`).toHaveLength(0);
+      expect(await sql`select 1 from worker_heartbeats where pool_id = ${second!}`).toHaveLength(1);
+      // The old pool's job is handed back by a sweep and run by the new pool.
+      for (
+        let i = 0;
+        i < 200 && (await sql`select 1 from graphile_worker._private_jobs where id = ${held}`).length;
+        i++
+      ) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await sql`select 1 from graphile_worker._private_jobs where id = ${held}`).toHaveLength(0);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe('a live worker whose liveness connection drops', () => {
+  const holders = () => server.database.sql<{ pid: number }[]>`
+    select a.pid from pg_locks l join pg_stat_activity a on a.pid = l.pid
+     where l.locktype = 'advisory' and l.granted and a.application_name = 'beckon-worker-liveness'
+       and a.datname = current_database()`;
+
+  it('takes its lock again on a new connection and keeps its jobs', async () => {
+    const sql = server.database.sql;
+    const worker = await startWorker(server.deps, server.database.url);
+    try {
+      const [before] = await holders();
+      expect(before).toBeDefined();
+      const [{ pool_id: poolId } = { pool_id: '' }] = await sql<{ pool_id: string }[]>`
+        select pool_id from worker_heartbeats order by seen_at desc limit 1`;
+      const job = await lockedJob(poolId);
+      await sql`select pg_terminate_backend(${before!.pid})`;
+      let after: { pid: number }[] = [];
+      for (let i = 0; i < 100; i++) {
+        after = await holders();
+        if (after.length === 1 && after[0]!.pid !== before!.pid) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(after).toHaveLength(1);
+      expect(after[0]!.pid).not.toBe(before!.pid);
+      // Alive: neither its own sweeps nor another's hand its jobs back.
+      expect(await unlockDeadWorkers(sql, liveness)).not.toContain(poolId);
+      expect(await lockedBy(job)).toBe(poolId);
     } finally {
       await worker.stop();
     }

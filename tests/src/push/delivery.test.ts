@@ -1,4 +1,5 @@
 import { startWorker } from '@beckon/server/jobs/worker';
+import { forgetSlowOrigins } from '@beckon/server/modules/push/bounded-request';
 import { deliverPushTask } from '@beckon/server/modules/push/deliver-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
@@ -280,5 +281,72 @@ describe('push without configuration', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('push endpoints that misbehave', () => {
+  let bounded: TestServer;
+  beforeAll(async () => {
+    const vapid = webpush.generateVAPIDKeys();
+    bounded = await startTestServer({
+      worker: true,
+      env: {
+        PUSH_VAPID_KEY: vapid.publicKey,
+        PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
+        PUSH_TIMEOUT_MS: '500',
+      },
+    });
+  });
+  afterAll(async () => {
+    forgetSlowOrigins();
+    await bounded?.close();
+  });
+
+  const personOf = async () => {
+    const team = await new Factories(bounded.database.db).team(bounded.resource);
+    return { owner: team.owner, person: await team.join('member') };
+  };
+  const entryOf = async (itemId: string) =>
+    (await bounded.database.sql<Entry[]>`select * from push_queue where item_id = ${itemId}`)[0];
+
+  it('an endless answer is read up to the cap, and the push counts as delivered', async () => {
+    const { owner, person } = await personOf();
+    await person.api.post('/api/push/register', {
+      device_token: browsers.subscribe('endless', [], { origin: 1, misbehave: 'endless' }),
+      platform: 'webpush',
+    });
+    const item = (await owner.post<Item>('/api/items', { title: 'a stream that never ends' })).body;
+    await until(async () => (await entryOf(item.id))?.delivered_at != null);
+    expect(await entryOf(item.id)).toMatchObject({ attempts: 1, permanently_failed: false });
+    // What the endpoint managed to write before we stopped reading: kernel buffers, not gigabytes.
+    expect(browsers.streamed.bytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('a slow endpoint runs into the deadline once; its retries wait without asking, others go on', async () => {
+    const slow = await personOf();
+    const other = await personOf();
+    await slow.person.api.post('/api/push/register', {
+      device_token: browsers.subscribe('hangs', [], { origin: 1, misbehave: 'hang' }),
+      platform: 'webpush',
+    });
+    await other.person.api.post('/api/push/register', {
+      device_token: browsers.subscribe('answers'),
+      platform: 'webpush',
+    });
+    const stuck = (await slow.owner.post<Item>('/api/items', { title: 'to a slow endpoint' })).body;
+    await until(async () => (await entryOf(stuck.id))?.attempts === 1);
+    expect((await entryOf(stuck.id))!.last_error).toMatch(/no answer within 500 ms/);
+
+    const items = await Promise.all(
+      [1, 2, 3].map((i) => other.owner.post<Item>('/api/items', { title: `meanwhile ${i}` })),
+    );
+    await bounded.database.sql`update push_queue set next_attempt_at = now() where item_id = ${stuck.id}`;
+    await until(async () => (await entryOf(stuck.id))?.attempts === 2);
+    expect((await entryOf(stuck.id))!.last_error).toMatch(
+      /^deferred: https:\/\/127\.0\.0\.1:\d+ did not answer/,
+    );
+    expect(browsers.requests.get('hangs')).toBe(1);
+    for (const { body } of items) await until(async () => (await entryOf(body.id))?.delivered_at != null);
+    forgetSlowOrigins();
   });
 });

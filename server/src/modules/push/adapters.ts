@@ -2,10 +2,11 @@ import { createSign } from 'node:crypto';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import webpush, { WebPushError } from 'web-push';
+import webpush from 'web-push';
 import { z } from 'zod';
 import { resolvePublicAddress } from '../../delivery/outbound';
 import type { Env } from '../../env';
+import { boundedFetch, boundedHttps, deferredBySlowOrigin } from './bounded-request';
 import type { PushPayload } from './push-entries';
 
 /** What one attempt came to: delivered, worth retrying, or never (and the device is gone?). */
@@ -60,15 +61,15 @@ export function webPushAdapter(env: Env): PushAdapter {
   const agent = env.ALLOW_PRIVATE_DESTINATIONS ? new https.Agent(options) : new PublicOnlyAgent(options);
   return async (token, payload) => {
     try {
-      await webpush.sendNotification(JSON.parse(token), JSON.stringify(payload), {
+      const request = webpush.generateRequestDetails(JSON.parse(token), JSON.stringify(payload), {
         vapidDetails,
         TTL: 24 * 3600,
-        agent,
-        timeout: 15_000,
       });
-      return { ok: true };
+      const deferred = deferredBySlowOrigin(request.endpoint);
+      if (deferred) return deferred;
+      const { status, text } = await boundedHttps(request.endpoint, request, agent, env.PUSH_TIMEOUT_MS);
+      return status >= 200 && status < 300 ? { ok: true } : failure(status, text || String(status));
     } catch (error) {
-      if (error instanceof WebPushError) return failure(error.statusCode, error.body || error.message);
       const message = String((error as Error).message ?? error).slice(0, 200);
       // A refused destination stays refused; a network failure may pass later.
       return {
@@ -130,21 +131,24 @@ export function mobilePushAdapter(env: Env): PushAdapter {
         error: 'no valid push service account: its key does not sign',
       };
     }
-    const response = await fetch(account.token_uri, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-        assertion: `${unsigned}.${signature}`,
-      }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    if (!response.ok) {
+    const response = await boundedFetch(
+      account.token_uri,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+          assertion: `${unsigned}.${signature}`,
+        }),
+      },
+      env.PUSH_TIMEOUT_MS,
+    );
+    if (response.status < 200 || response.status >= 300) {
       // A refused account will not get better by itself; a service that is down may.
-      const error = `service account refused: ${response.status} ${await response.text()}`.slice(0, 200);
+      const error = `service account refused: ${response.status} ${response.text}`.slice(0, 200);
       return { ok: false, retry: response.status >= 500, gone: false, error };
     }
-    const body = (await response.json()) as { access_token: string; expires_in?: number };
+    const body = JSON.parse(response.text) as { access_token: string; expires_in?: number };
     token = { value: body.access_token, until: Date.now() + ((body.expires_in ?? 3600) - 60) * 1000 };
     return token.value;
   };
@@ -153,25 +157,30 @@ export function mobilePushAdapter(env: Env): PushAdapter {
     try {
       const bearer = await accessToken();
       if (typeof bearer !== 'string') return bearer;
-      const response = await fetch(`${FCM_BASE}/${encodeURIComponent(account.project_id)}/messages:send`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          message: {
-            token: deviceToken,
-            notification: { title: payload.title, body: payload.body },
-            data: { item_id: payload.item_id, level: payload.level, url: payload.url },
-          },
-        }),
-        signal: AbortSignal.timeout(15_000),
-      });
-      if (response.ok) return { ok: true };
+      const response = await boundedFetch(
+        `${FCM_BASE}/${encodeURIComponent(account.project_id)}/messages:send`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            message: {
+              token: deviceToken,
+              notification: { title: payload.title, body: payload.body },
+              data: { item_id: payload.item_id, level: payload.level, url: payload.url },
+            },
+          }),
+        },
+        env.PUSH_TIMEOUT_MS,
+      );
+      if (response.status >= 200 && response.status < 300) return { ok: true };
       if (response.status === 401) token = null;
-      const text = await response.text();
+      const text = response.text;
       // An unknown or expired registration token: the device is gone.
       if (response.status === 400 && /UNREGISTERED|registration token/i.test(text)) return failure(404, text);
       return failure(response.status, text);
     } catch (error) {
+      const deferred = (error as { deferred?: PushOutcome }).deferred;
+      if (deferred) return deferred;
       return {
         ok: false,
         retry: true,

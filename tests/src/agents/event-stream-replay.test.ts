@@ -1,0 +1,116 @@
+import http from 'node:http';
+import { RESET_TOO_FAR_BEHIND } from '@beckon/server/http/agent-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, startTestServer, type TestServer } from '../harness';
+import { openEventStream, type SseEvent } from '../harness/sse';
+
+/** A Last-Event-ID resume is bounded: too far behind, the client is told to resync. */
+const MAX = 1000;
+let server: TestServer;
+let f: Factories;
+const streams: Array<{ close: () => void }> = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { STREAM_REPLAY_MAX_EVENTS: String(MAX) } });
+  f = new Factories(server.database.db);
+});
+afterAll(async () => {
+  for (const s of streams) s.close();
+  await server?.close();
+});
+
+/**
+ * `count` events of the organization written straight into the stream log (`bytes` of padding
+ * each), announced to the streams when `notify`; returns their ids in order.
+ */
+async function writeEvents(orgId: string, count: number, options: { bytes?: number; notify?: boolean } = {}) {
+  const rows = await server.database.sql<{ id: string }[]>`
+    insert into events (id, org_id, type, data)
+    select gen_random_uuid(), ${orgId}, 'item.updated',
+           jsonb_build_object('item', jsonb_build_object('n', n, 'pad', repeat('x', ${options.bytes ?? 10})))
+      from generate_series(1, ${count}) n
+    returning id`;
+  if (options.notify) {
+    await server.database.sql`
+      select pg_notify('beckon_events', ${orgId} || ':' || id) from unnest(${rows.map((r) => r.id)}::uuid[]) id`;
+  }
+  return rows.map((r) => r.id);
+}
+
+async function stream(token: string, lastEventId: string) {
+  const s = await openEventStream(`${server.resource.baseUrl}/mcp/sse`, {
+    authorization: `Bearer ${token}`,
+    'last-event-id': lastEventId,
+  });
+  streams.push(s);
+  return s;
+}
+
+const reason = (event: SseEvent) => (JSON.parse(event.data) as { reason: string }).reason;
+
+describe('GET /mcp/sse resumed from far behind', () => {
+  it(`replays a backlog of ${MAX} events in full`, async () => {
+    const account = await f.account('owner');
+    const [anchor, ...backlog] = await writeEvents(account.org.id, MAX + 1);
+    const s = await stream(account.token, anchor!);
+    await s.until((events) => events.length >= MAX, 20_000);
+    expect(s.events.map((e) => e.id)).toEqual(backlog);
+  });
+
+  it('tells a client more events behind to resync, then goes on live', async () => {
+    const account = await f.account('owner');
+    const [anchor] = await writeEvents(account.org.id, MAX + 2);
+    const s = await stream(account.token, anchor!);
+    const item = (
+      await server.resource.as(account.token).post<{ id: string }>('/api/items', { title: 'now' })
+    ).body;
+    await s.until((events) => events.some((e) => e.data.includes(item.id)));
+    expect(s.events.map((e) => e.event)).toEqual(['stream.reset', 'item.created']);
+    expect(reason(s.events[0]!)).toBe(RESET_TOO_FAR_BEHIND);
+  });
+
+  it('stops a replay that live events outrun (its client reads too slowly), and says so', async () => {
+    const account = await f.account('owner');
+    // A backlog within the limit but too large to sit in socket buffers: the replay waits for
+    // the client, which is not reading, while more than the limit of live events arrive.
+    const [anchor, ...backlog] = await writeEvents(account.org.id, 600, { bytes: 20_000 });
+    const { port } = new URL(server.resource.baseUrl);
+    const frames: string[] = [];
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.get(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp/sse',
+          headers: { authorization: `Bearer ${account.token}`, 'last-event-id': anchor! },
+        },
+        resolve,
+      );
+      req.on('error', reject);
+    });
+    response.pause();
+    await new Promise((r) => setTimeout(r, 500));
+    const live = await writeEvents(account.org.id, MAX + 1, { notify: true });
+    await new Promise((r) => setTimeout(r, 500));
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    response.resume();
+    const ended = new Promise((resolve) => response.on('close', resolve));
+    for (let i = 0; i < 200 && !text.includes('stream.reset'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    response.destroy();
+    await ended;
+    for (const block of text.split('\n\n')) if (block.includes('event: ')) frames.push(block);
+    const resetAt = frames.findIndex((f) => f.includes('event: stream.reset'));
+    expect(resetAt).toBeGreaterThan(0);
+    expect(frames[resetAt]).toContain(RESET_TOO_FAR_BEHIND);
+    // Before it: what followed the anchor in order, each once, never more than the limit (the
+    // replay may have read some of the live events from the log before they outran it).
+    const replayed = frames.slice(0, resetAt).map((f) => /^id: (.+)$/m.exec(f)?.[1]);
+    expect(replayed).toEqual([...backlog, ...live].slice(0, replayed.length));
+    expect(replayed.length).toBeLessThanOrEqual(MAX);
+  });
+});

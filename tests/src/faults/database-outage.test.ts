@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, HttpClient, startReceiver } from '../harness';
+import { openEventStream } from '../harness/sse';
+import {
+  eventually,
+  type OwnPostgres,
+  openClient,
+  type ResourceProcess,
+  spawnResource,
+  startOwnPostgres,
+} from './own-processes';
+
+/**
+ * PostgreSQL stopped under a small load, then started again: the API answers 503 with
+ * Retry-After within the configured bound (never 500, never hanging), /ready says 503, and once
+ * the database is back everything resumes without a restart: requests, the event stream (from
+ * its Last-Event-ID), the job worker; nothing acknowledged before the outage is lost.
+ */
+const WAIT_MS = 2000;
+const OUTAGE_MS = 5000;
+const CLIENTS = 4;
+
+let pg: OwnPostgres;
+let client: ReturnType<typeof openClient>;
+let resource: ResourceProcess;
+
+beforeAll(async () => {
+  pg = await startOwnPostgres();
+  client = openClient(pg.url);
+  resource = await spawnResource(pg.url, {
+    DATABASE_WAIT_MS: String(WAIT_MS),
+    WORKER_LIVENESS_TIMEOUT_MS: '3000',
+    WORKER_SWEEP_INTERVAL_MS: '1000',
+    DELIVERY_RETRY_BASE_MS: '200',
+    STREAM_HEARTBEAT_MS: '1000',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await resource?.stop();
+  await client?.end({ timeout: 1 });
+  await pg?.close();
+});
+
+type Call = { path: string; started: number; ms: number; status: number; retryAfter: string | null };
+
+describe('a database outage under load', () => {
+  it('answers 503 with Retry-After in bounded time, then everything resumes', async () => {
+    const account = await new Factories(client.db).account('owner');
+    const api = new HttpClient(resource.url, account.token);
+    const receiver = await startReceiver();
+    const calls: Call[] = [];
+    const created: string[] = [];
+    const dismissed: string[] = [];
+    const timed = async <T>(
+      path: string,
+      request: () => Promise<{ status: number; headers: Headers; body: T }>,
+    ) => {
+      const started = Date.now();
+      const response = await request();
+      calls.push({
+        path,
+        started,
+        ms: Date.now() - started,
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+      });
+      return response;
+    };
+
+    const stream = await openEventStream(`${resource.url}/mcp/sse`, {
+      authorization: `Bearer ${account.token}`,
+    });
+    expect(stream.status).toBe(200);
+
+    // The load: each client creates an item with a callback URL, then dismisses it (a callback).
+    let running = true;
+    const load = Array.from({ length: CLIENTS }, async (_, n) => {
+      for (let i = 0; running; i++) {
+        const item = await timed('POST /api/items', () =>
+          api.post<{ id: string }>('/api/items', {
+            title: `load ${n}.${i}`,
+            callback_url: `${receiver.url}/cb`,
+          }),
+        );
+        if (item.status === 201) {
+          created.push(item.body.id);
+          const dismiss = await timed('POST /api/items/:id/dismiss', () =>
+            api.post(`/api/items/${item.body.id}/dismiss`),
+          );
+          if (dismiss.status === 200) dismissed.push(item.body.id);
+        } else {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    });
+
+    await eventually(() => created.length >= 20, 20_000);
+    const stoppedAt = Date.now();
+    await pg.stop();
+    const during = await timed('GET /api/items', () => api.get('/api/items'));
+    const ready = await fetch(`${resource.url}/ready`);
+    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    await pg.start();
+    const startedAt = Date.now();
+    const recovered = await eventually(
+      () => calls.some((c) => c.started >= startedAt && c.status === 201),
+      30_000,
+    );
+    const recoveredMs =
+      (calls.find((c) => c.started >= startedAt && c.status === 201)?.started ?? 0) - startedAt;
+    await new Promise((r) => setTimeout(r, 1000));
+    running = false;
+    await Promise.all(load);
+
+    // During the outage: 503 with Retry-After, within the bound; never a 500.
+    expect(during.status).toBe(503);
+    expect(during.body).toEqual({ error: 'database unavailable' });
+    expect(during.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    const refused = calls.filter((c) => c.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((c) => c.retryAfter !== null)).toBe(true);
+    expect(calls.filter((c) => c.status !== 201 && c.status !== 200 && c.status !== 503)).toEqual([]);
+    const slowest = Math.max(...calls.map((c) => c.ms));
+    expect(slowest).toBeLessThan(2 * WAIT_MS + 1000);
+    const firstRefusalMs = Math.min(...refused.map((c) => c.started + c.ms)) - stoppedAt;
+
+    // After: requests succeed again, /ready, and nothing acknowledged was lost.
+    expect(recovered).toBe(true);
+    expect((await fetch(`${resource.url}/ready`)).status).toBe(200);
+    const stored = await client.sql<
+      { id: string }[]
+    >`select id from items where id = any(${created}::uuid[])`;
+    expect(stored.length).toBe(created.length);
+    const stillDismissed = await client.sql<{ id: string }[]>`
+      select id from items where id = any(${dismissed}::uuid[]) and status = 'dismissed'`;
+    expect(stillDismissed.length).toBe(dismissed.length);
+
+    // The worker delivers every acknowledged dismissal's callback.
+    const callbackItems = () => new Set(receiver.received.map((r) => JSON.parse(r.body).item_id as string));
+    expect(await eventually(() => dismissed.every((id) => callbackItems().has(id)), 30_000)).toBe(true);
+
+    // The stream ended when the process re-listened (events may have been missed) and resumes
+    // from its Last-Event-ID with every creation acknowledged before, during and after.
+    await stream.ended;
+    const lastId = stream.events.at(-1)?.id;
+    expect(lastId).toBeTruthy();
+    const resumed = await openEventStream(`${resource.url}/mcp/sse`, {
+      authorization: `Bearer ${account.token}`,
+      'last-event-id': lastId ?? '',
+    });
+    const createdSeen = () =>
+      new Set(
+        [...stream.events, ...resumed.events]
+          .filter((e) => e.event === 'item.created')
+          .map((e) => JSON.parse(e.data).item.id as string),
+      );
+    await resumed.until(() => created.every((id) => createdSeen().has(id)), 15_000);
+    const after = await api.post<{ id: string }>('/api/items', { title: 'after the outage' });
+    await resumed.until((events) => events.some((e) => e.data.includes(after.body.id)), 10_000);
+    resumed.close();
+
+    // One listener each, not a pile of reconnection loops.
+    const listeners = await client.sql<{ application_name: string; n: string }[]>`
+      select application_name, count(*) as n from pg_stat_activity
+       where application_name in ('beckon-identity-listener', 'beckon-events-listener', 'beckon-worker-liveness')
+       group by 1 order by 1`;
+    expect(listeners.map((l) => [l.application_name, Number(l.n)])).toEqual([
+      ['beckon-events-listener', 1],
+      ['beckon-identity-listener', 1],
+      ['beckon-worker-liveness', 1],
+    ]);
+    await receiver.close();
+    console.log(
+      `[faults] database outage ${OUTAGE_MS} ms under ${CLIENTS} clients: ${calls.length} calls, ` +
+        `${refused.length} answered 503 (first ${firstRefusalMs} ms after the stop began), slowest call ${slowest} ms, ` +
+        `no 500; first success ${recoveredMs} ms after the restart; ${created.length} items acknowledged, ` +
+        `all kept; ${dismissed.length} callbacks delivered, ${receiver.received.length - new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size} duplicates`,
+    );
+  }, 120_000);
+});

@@ -1,0 +1,125 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { createDb } from '@beckon/db';
+import { DatabaseWatch } from '@beckon/server/database-watch';
+import { AppError, isDatabaseUnavailable, toAppError, toJsonRpcError } from '@beckon/server/errors';
+import { router } from '@beckon/server/trpc/init';
+import { publicProcedure } from '@beckon/server/trpc/procedures';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { freePort, startTestServer, type TestServer } from '../harness';
+
+/** A PostgreSQL address where nothing listens: every connection is refused. */
+let refusedUrl: string;
+let refused: postgres.Sql;
+/** A server that accepts connections and never answers: a database cut off by the network. */
+let blackhole: Server;
+let blackholeUrl: string;
+const sockets: Socket[] = [];
+let server: TestServer;
+
+const probeRouter = router({
+  probe: router({
+    database: publicProcedure
+      .meta({ openapi: { method: 'POST', path: '/probe/database' } })
+      .input(z.object({}))
+      .output(z.object({}))
+      .mutation(async () => {
+        await refused`select 1`;
+        return {};
+      }),
+  }),
+});
+
+beforeAll(async () => {
+  refusedUrl = `postgres://beckon:x@127.0.0.1:${await freePort()}/beckon`;
+  refused = postgres(refusedUrl, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  blackhole = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve));
+  const address = blackhole.address();
+  blackholeUrl = `postgres://beckon:x@127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/beckon`;
+  server = await startTestServer({ router: probeRouter });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await refused?.end({ timeout: 0 });
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => blackhole?.close(() => resolve()));
+});
+
+describe('an unreachable database', () => {
+  it('is a 503 with Retry-After over REST, not a 500', async () => {
+    const response = await server.resource.post('/api/probe/database', {});
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ error: 'database unavailable' });
+    expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('is the same 503 over tRPC, and a JSON-RPC error carrying that body', async () => {
+    const response = await server.resource.post<{
+      error: { data: { httpStatus: number; body: unknown } };
+    }>('/trpc/probe.database', {});
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(response.body.error.data.httpStatus).toBe(503);
+    expect(response.body.error.data.body).toEqual({ error: 'database unavailable' });
+    const error = await refused`select 1`.catch((e: unknown) => e);
+    const rpc = toJsonRpcError(toAppError(error));
+    expect(rpc.data).toEqual({ error: 'database unavailable' });
+    expect(rpc.message).toBe('database unavailable');
+  });
+
+  it('recognises a connection ended by the server (57P01), also wrapped by drizzle', async () => {
+    const session = await server.database.sql.reserve();
+    const [{ pid }] = await session<[{ pid: number }]>`select pg_backend_pid() as pid`;
+    const running = session`select pg_sleep(5)`.catch((e: unknown) => e);
+    await server.database.sql`select pg_terminate_backend(${pid})`;
+    const ended = await running;
+    session.release();
+    expect(isDatabaseUnavailable(ended)).toBe(true);
+    expect(toAppError(ended).status).toBe(503);
+
+    const { db, end } = createDb(refusedUrl, { max: 1, connectTimeoutSeconds: 2 });
+    const wrapped = await db.execute('select 1').catch((e: unknown) => e);
+    await end({ timeout: 0 });
+    expect(isDatabaseUnavailable(wrapped)).toBe(true);
+  });
+
+  it('does not take query errors for an outage', async () => {
+    const error = await server.database.sql`select 1/0`.catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(toAppError(error).status).toBe(500);
+  });
+
+  it('that hangs: the watch answers 503 after its wait rather than the pool after its own timeout', async () => {
+    const hung = postgres(blackholeUrl, { max: 1, connect_timeout: 20, onnotice: () => {} });
+    const watch = new DatabaseWatch(blackholeUrl, 300);
+    try {
+      const started = Date.now();
+      const error = await watch.guard(() => hung`select 1`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      // Known down now: the next request is refused without waiting.
+      expect(watch.isDown).toBe(true);
+      const next = await watch.guard(() => hung`select 1`).catch((e: unknown) => e);
+      expect((next as AppError).status).toBe(503);
+    } finally {
+      await watch.close();
+      await hung.end({ timeout: 0 });
+    }
+  });
+
+  it('recovers: a watch whose database answers again lets requests through', async () => {
+    const watch = new DatabaseWatch(server.database.url, 1000);
+    try {
+      watch.report(await refused`select 1`.catch((e: unknown) => e));
+      await expect(watch.guard(async () => 'ran')).rejects.toBeInstanceOf(AppError);
+      for (let i = 0; i < 100 && watch.isDown; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await watch.guard(async () => 'ran')).toBe('ran');
+    } finally {
+      await watch.close();
+    }
+  });
+});
