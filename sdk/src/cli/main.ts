@@ -6,6 +6,7 @@ import type { WaitOutcome } from '../wait';
 import { parseWhen } from './duration';
 import { formFromFields } from './form';
 import { describeError, itemDetails, itemLine, itemList, json } from './format';
+import { loadBridge, MCP_INSTALL_HINT } from './mcp';
 
 export const USAGE = `Usage: beckon <command> [options]
 
@@ -19,6 +20,7 @@ Commands:
   snooze <id> <until>         hide an item until an ISO time or for a duration (30m, 2h, 1d)
   comment <id> <text>         add a comment
   mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
+                              (runs the @beckon/mcp package, installed separately)
 
 Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
   --priority 0-4  --channel <name or id>  --tag <tag> (repeatable)  --metadata <json>
@@ -261,8 +263,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
     if (!url()) throw new UsageError('no server: set BECKON_URL or pass --url');
     if (!token) throw new UsageError('no token: set BECKON_TOKEN or pass --token');
     if (command === 'mcp') {
-      const { serveMcp } = await import('./mcp');
-      await serveMcp({ url: url(), token });
+      const bridge = await loadBridge();
+      if (!bridge) {
+        io.err(MCP_INSTALL_HINT);
+        return EXIT.error;
+      }
+      await bridge.serveMcp({ url: url(), token });
       return EXIT.ok;
     }
     const beckon = createClient({ baseUrl: url(), token });
