@@ -36,7 +36,13 @@ export function runProgram(
 /** The workspace's TypeScript compiler on a tsconfig: exit code and diagnostics. */
 export async function tsc(tsconfig: string): Promise<{ code: number; output: string }> {
   const bin = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-  const { code, stdout, stderr } = await runProgram(process.execPath, [bin, '-p', tsconfig, '--pretty', 'false']);
+  const { code, stdout, stderr } = await runProgram(process.execPath, [
+    bin,
+    '-p',
+    tsconfig,
+    '--pretty',
+    'false',
+  ]);
   return { code, output: `${stdout}${stderr}` };
 }
 
