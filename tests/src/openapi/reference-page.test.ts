@@ -56,7 +56,7 @@ describe('the API reference page in a browser', () => {
     await block.locator('button.execute').click();
     const live = block.locator('.live-responses-table .response');
     await live.locator('.response-col_status', { hasText: '200' }).waitFor();
-    expect(await live.locator('.response-col_description').innerText()).toContain(userId);
+    expect(await live.locator('.response-col_description').textContent()).toContain(userId);
 
     expect(problems).toEqual([]);
     const origin = new URL(server.resource.baseUrl).origin;
