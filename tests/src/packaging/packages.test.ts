@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { bundleForBrowser, inChromium } from './browser-check';
 import { CJS_SCRIPT, ESM_SCRIPT, MISSPELLED_USE, TYPED_USE, tsconfig } from './scripts';
 import { buildPackages, npmInstall, pack, REPO_DIR, runProgram, tsc } from './tools';
 
@@ -166,6 +167,22 @@ describe('a project that installed @beckon/sdk with npm', () => {
       expect(typos.output).toContain("'limt' does not exist");
     },
   );
+
+  it('works in a browser when bundled for it: asks, waits over the event stream, typed errors', async () => {
+    const bundle = await bundleForBrowser(project);
+    const origin = new URL(server.resource.baseUrl).origin;
+    const { result, requested, problems } = await inChromium(origin, bundle, async (check) => {
+      const asked = await check.ask(agentKey);
+      const waiting = check.wait();
+      await person.post(`/api/items/${asked.id}/answer`, { values: { ok: true } });
+      return { asked, outcome: await waiting };
+    });
+    expect(result.asked.notFound).toBe(true);
+    expect(result.outcome).toEqual({ status: 'answered', response: { ok: true } });
+    expect(problems).toEqual([]);
+    expect(requested.every((url) => url.startsWith(origin))).toBe(true);
+    expect(requested.some((url) => url.startsWith(`${origin}/mcp/sse`))).toBe(true);
+  });
 
   it('runs the beckon CLI with plain node', async () => {
     const notified = await runProgram(
