@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { version } from '../package.json';
 import { serveMcp } from './bridge';
 
-const USAGE = `Usage: beckon-mcp [--url <url>] [--token <token>]
+const USAGE = `Usage: beckon-mcp [--url <url>] [--token <token>] [--version]
 
 Serves Beckon's agent tools (service.notify, service.ask, ...) over stdio for MCP hosts that
 launch tools as processes, forwarding every call to <url>/mcp with the token.
@@ -11,10 +12,20 @@ launch tools as processes, forwarding every call to <url>/mcp with the token.
 `;
 
 async function main(): Promise<number> {
-  let values: { url?: string | undefined; token?: string | undefined; help?: boolean | undefined };
+  let values: {
+    url?: string | undefined;
+    token?: string | undefined;
+    help?: boolean | undefined;
+    version?: boolean | undefined;
+  };
   try {
     values = parseArgs({
-      options: { url: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
     }).values;
   } catch (error) {
     process.stderr.write(`beckon-mcp: ${(error as Error).message}\n${USAGE}`);
@@ -22,6 +33,10 @@ async function main(): Promise<number> {
   }
   if (values.help) {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${version}\n`);
     return 0;
   }
   const url = values.url ?? process.env.BECKON_URL;

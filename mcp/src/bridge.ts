@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { version } from '../package.json';
 
 export type BridgeOptions = {
   /** The Beckon resource server's origin, e.g. `https://beckon.example.com`. */
@@ -15,8 +16,6 @@ export type BridgeOptions = {
   stdout?: Writable;
 };
 
-const VERSION = '0.1.0';
-
 /**
  * An MCP server on stdin/stdout for hosts that launch tools as processes. It holds no tools of its
  * own: `tools/list` and `tools/call` go to the Beckon server's `POST /mcp` with the bearer token,
@@ -24,7 +23,7 @@ const VERSION = '0.1.0';
  * closes stdin.
  */
 export async function serveMcp(options: BridgeOptions): Promise<void> {
-  const upstream = new Client({ name: 'beckon-mcp', version: VERSION });
+  const upstream = new Client({ name: 'beckon-mcp', version });
   const endpoint = new URL(`${options.url.replace(/\/+$/, '')}/mcp`);
   await upstream.connect(
     new StreamableHTTPClientTransport(endpoint, {
@@ -34,7 +33,7 @@ export async function serveMcp(options: BridgeOptions): Promise<void> {
   const info = upstream.getServerVersion();
   const instructions = upstream.getInstructions();
   const server = new Server(
-    { name: info?.name ?? 'beckon', version: info?.version ?? VERSION },
+    { name: info?.name ?? 'beckon', version: info?.version ?? version },
     { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { version } from '../../package.json';
 import { type BeckonClient, createClient } from '../client';
 import type { AskInput, CreateItemInput, Form, ItemLevel, ListItemsInput } from '../types';
 import type { WaitOutcome } from '../wait';
@@ -25,7 +26,7 @@ Commands:
 Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
   --priority 0-4  --channel <name or id>  --tag <tag> (repeatable)  --metadata <json>
   --deadline <ISO time or duration>
-Global options: --url <url> (BECKON_URL)  --token <token> (BECKON_TOKEN)  --json  --help
+Global options: --url <url> (BECKON_URL)  --token <token> (BECKON_TOKEN)  --json  --help  --version
 
 Exit codes: 0 success or answered, 1 error, 2 dismissed, 3 expired, 4 timeout, 5 withdrawn.
 `;
@@ -238,6 +239,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     (command ? io.out : io.err)(USAGE);
     return command ? EXIT.ok : EXIT.error;
+  }
+  if (command === '--version' || command === '-v') {
+    io.out(`${version}\n`);
+    return EXIT.ok;
   }
   const url = () => values?.url ?? env.BECKON_URL ?? '';
   let values: Record<string, string | undefined> | undefined;

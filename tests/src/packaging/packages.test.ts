@@ -198,6 +198,17 @@ describe('a project that installed @beckon/sdk with npm', () => {
       '\n',
     )[0];
     expect(head).toBe('#!/usr/bin/env node');
+    const { version } = JSON.parse(await readFile(path.join(REPO_DIR, 'sdk/package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(await runProgram(bin(project, 'beckon'), ['--version'])).toMatchObject({
+      code: 0,
+      stdout: `${version}\n`,
+    });
+    expect(await runProgram(bin(project, 'beckon-mcp'), ['--version'])).toMatchObject({
+      code: 0,
+      stdout: `${version}\n`,
+    });
   });
 
   it('beckon mcp says how to get @beckon/mcp when it is not installed', async () => {
