@@ -6,7 +6,7 @@
 // `typescript`) has no stable type-checker API yet, and printing a type structurally needs one.
 // src/generated/router.check.ts then proves, at every `pnpm typecheck`, that the written types
 // are the server's (mutually assignable), so a change on the server that is not regenerated fails.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript-classic';
@@ -163,5 +163,11 @@ export type Procedures = ${printRecord(typeOf('Record_'), typeOf('Inputs'), type
 /** The shape of a tRPC error answer (its \`data\` carries the REST status and body). */
 export type ErrorShape = ${print(typeOf('ErrorShape'), 0, [])};
 `;
-writeFileSync(target, text);
-console.log(`wrote ${path.relative(process.cwd(), target)} (${text.split('\n').length} lines)`);
+// Written only when it changed, and atomically: tests may be compiling the sources meanwhile.
+if (existsSync(target) && readFileSync(target, 'utf8') === text) {
+  console.log(`${path.relative(process.cwd(), target)} is up to date`);
+} else {
+  writeFileSync(`${target}.tmp`, text);
+  renameSync(`${target}.tmp`, target);
+  console.log(`wrote ${path.relative(process.cwd(), target)} (${text.split('\n').length} lines)`);
+}
