@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The workspace ships TypeScript sources: tsx's loader runs them on Node >= 20.6.
+// In this workspace the package is TypeScript sources: tsx's loader runs them (the published
+// package's bin is the built dist/cli.mjs, plain Node).
 import { register } from 'tsx/esm/api';
 
 register();

@@ -1,10 +1,33 @@
-import type { AppRouter } from '@beckon/server/app-router';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type {
+  inferRouterInputs,
+  inferRouterOutputs,
+  TRPCBuiltRouter,
+  TRPCMutationProcedure,
+  TRPCQueryProcedure,
+  TRPCSubscriptionProcedure,
+} from '@trpc/server';
+import type { ErrorShape, Procedures } from './generated/router';
 
-/** Inputs and outputs of every procedure, inferred from the server's router (types only). */
+type ProcedureOf<P> = P extends { type: 'query'; input: infer I; output: infer O }
+  ? TRPCQueryProcedure<{ input: I; output: O; meta: object }>
+  : P extends { type: 'mutation'; input: infer I; output: infer O }
+    ? TRPCMutationProcedure<{ input: I; output: O; meta: object }>
+    : P extends { type: 'subscription'; input: infer I; output: infer O }
+      ? TRPCSubscriptionProcedure<{ input: I; output: O; meta: object }>
+      : { [K in keyof P]: ProcedureOf<P[K]> };
+
+/**
+ * The resource server's router as a client sees it: the procedures with their inputs and outputs
+ * (generated from the server's own router, see src/generated), without the server's context.
+ */
+export type AppRouter = TRPCBuiltRouter<
+  { ctx: object; meta: object; errorShape: ErrorShape; transformer: false },
+  { [K in keyof Procedures]: ProcedureOf<Procedures[K]> }
+>;
+
+/** Inputs and outputs of every procedure. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
-export type { AppRouter };
 
 type ItemsIn = RouterInputs['items'];
 type ItemsOut = RouterOutputs['items'];

@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { version } from '../../package.json';
 import { type BeckonClient, createClient } from '../client';
 import type { AskInput, CreateItemInput, Form, ItemLevel, ListItemsInput } from '../types';
 import type { WaitOutcome } from '../wait';
 import { parseWhen } from './duration';
 import { formFromFields } from './form';
 import { describeError, itemDetails, itemLine, itemList, json } from './format';
+import { loadBridge, MCP_INSTALL_HINT } from './mcp';
 
 export const USAGE = `Usage: beckon <command> [options]
 
@@ -19,11 +21,12 @@ Commands:
   snooze <id> <until>         hide an item until an ISO time or for a duration (30m, 2h, 1d)
   comment <id> <text>         add a comment
   mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
+                              (runs the @beckon/mcp package, installed separately)
 
 Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
   --priority 0-4  --channel <name or id>  --tag <tag> (repeatable)  --metadata <json>
   --deadline <ISO time or duration>
-Global options: --url <url> (BECKON_URL)  --token <token> (BECKON_TOKEN)  --json  --help
+Global options: --url <url> (BECKON_URL)  --token <token> (BECKON_TOKEN)  --json  --help  --version
 
 Exit codes: 0 success or answered, 1 error, 2 dismissed, 3 expired, 4 timeout, 5 withdrawn.
 `;
@@ -237,6 +240,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
     (command ? io.out : io.err)(USAGE);
     return command ? EXIT.ok : EXIT.error;
   }
+  if (command === '--version' || command === '-v') {
+    io.out(`${version}\n`);
+    return EXIT.ok;
+  }
   const url = () => values?.url ?? env.BECKON_URL ?? '';
   let values: Record<string, string | undefined> | undefined;
   try {
@@ -261,8 +268,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
     if (!url()) throw new UsageError('no server: set BECKON_URL or pass --url');
     if (!token) throw new UsageError('no token: set BECKON_TOKEN or pass --token');
     if (command === 'mcp') {
-      const { serveMcp } = await import('./mcp');
-      await serveMcp({ url: url(), token });
+      const bridge = await loadBridge();
+      if (!bridge) {
+        io.err(MCP_INSTALL_HINT);
+        return EXIT.error;
+      }
+      await bridge.serveMcp({ url: url(), token });
       return EXIT.ok;
     }
     const beckon = createClient({ baseUrl: url(), token });

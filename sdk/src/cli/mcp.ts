@@ -1,38 +1,31 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-
 /**
- * `beckon mcp`: an MCP server on stdin/stdout for hosts that launch tools as processes. It holds
- * no tools of its own: `tools/list` and `tools/call` go to the Beckon server's `POST /mcp` with the
- * bearer token, and its results and JSON-RPC errors (code and data) come back unchanged.
+ * `beckon mcp` is served by the `@beckon/mcp` package: it carries the MCP SDK (and its server
+ * dependencies), which this package leaves out so that a client install stays small.
  */
-export async function serveMcp(options: { url: string; token: string }): Promise<void> {
-  const upstream = new Client({ name: 'beckon-cli', version: '0.1.0' });
-  const endpoint = new URL(`${options.url.replace(/\/+$/, '')}/mcp`);
-  await upstream.connect(
-    new StreamableHTTPClientTransport(endpoint, {
-      requestInit: { headers: { authorization: `Bearer ${options.token}` } },
-    }),
-  );
-  const info = upstream.getServerVersion();
-  const instructions = upstream.getInstructions();
-  const server = new Server(
-    { name: info?.name ?? 'beckon', version: info?.version ?? '0.1.0' },
-    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
-  server.setRequestHandler(CallToolRequestSchema, (request) => upstream.callTool(request.params));
+export const MCP_INSTALL_HINT = `beckon mcp needs the @beckon/mcp package, which is not installed.
+Install it beside @beckon/sdk (npm install @beckon/mcp, or npm install -g @beckon/mcp) and run
+"beckon mcp" again, or run its own command directly: npx @beckon/mcp (the beckon-mcp command).
+`;
 
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-  });
-  const stdin = process.stdin;
-  await server.connect(new StdioServerTransport());
-  // The host ends the session by closing our stdin.
-  stdin.once('end', () => void server.close());
-  await closed;
-  await upstream.close();
+type Bridge = { serveMcp: (options: { url: string; token: string }) => Promise<void> };
+
+const isMissing = (error: unknown, name: string) => {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    message.includes(name)
+  );
+};
+
+/** Loads @beckon/mcp where Node finds it from here; null when it is not installed. */
+export async function loadBridge(): Promise<Bridge | null> {
+  // A variable keeps bundlers and the type checker from resolving the optional package.
+  const name = '@beckon/mcp';
+  try {
+    return (await import(name)) as Bridge;
+  } catch (error) {
+    if (isMissing(error, name)) return null;
+    throw error;
+  }
 }

@@ -1,69 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * GET /api/docs: a readable reference of /api/openapi.json, rendered in the page by a few lines
- * of script (self-contained: no third-party assets, so it works offline and leaks nothing).
+ * GET /api/docs: the API reference with "Try it out", rendered by Swagger UI from
+ * /api/openapi.json. Every asset is served from the installed `swagger-ui-dist` package (no CDN,
+ * nothing third-party: it works offline and leaks nothing), and the CSP lets the page reach only
+ * this origin.
  */
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Beckon API reference</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fafafa}
-main{max-width:960px;margin:auto;padding:1.5rem}
-h1{margin:.2rem 0}h2{margin-top:2rem;border-bottom:1px solid #ddd;text-transform:capitalize}
-details{background:#fff;border:1px solid #ddd;border-radius:6px;margin:.5rem 0;padding:.4rem .8rem}
-summary{cursor:pointer;font-family:ui-monospace,monospace}
-.m{display:inline-block;min-width:4.5em;font-weight:700}.GET{color:#1a7f37}.POST{color:#0550ae}
-.PATCH,.PUT{color:#9a6700}.DELETE{color:#cf222e}
-pre{background:#f3f4f6;padding:.6rem;overflow:auto;border-radius:4px;font-size:13px}
-</style></head>
-<body><main><h1>Beckon API</h1>
-<p>Generated from <a href="/api/openapi.json">/api/openapi.json</a>. Send <code>Authorization: Bearer &lt;token&gt;</code>.</p>
-<div id="ops">Loading…</div></main>
-<script>
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-const json = (v) => '<pre>' + esc(JSON.stringify(v, null, 2)) + '</pre>';
-fetch('/api/openapi.json').then((r) => r.json()).then((doc) => {
-  const schemas = (doc.components && doc.components.schemas) || {};
-  const resolve = (s) => (s && s.$ref ? schemas[s.$ref.split('/').pop()] : s);
-  const byTag = {};
-  for (const [path, item] of Object.entries(doc.paths || {})) {
-    for (const [method, op] of Object.entries(item)) {
-      const tag = (op.tags && op.tags[0]) || 'other';
-      (byTag[tag] = byTag[tag] || []).push({ path, method: method.toUpperCase(), op });
-    }
-  }
-  let html = '';
-  for (const [tag, ops] of Object.entries(byTag)) {
-    html += '<h2>' + esc(tag) + '</h2>';
-    for (const { path, method, op } of ops) {
-      html += '<details><summary><span class="m ' + method + '">' + method + '</span>/api' + esc(path) +
-        ' — ' + esc(op.summary || '') + '</summary>';
-      if (op.description) html += '<p>' + esc(op.description) + '</p>';
-      if (op.parameters && op.parameters.length) {
-        html += '<h4>Parameters</h4>' + json(op.parameters.map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema })));
-      }
-      const body = op.requestBody && op.requestBody.content && op.requestBody.content['application/json'];
-      if (body) html += '<h4>Body</h4>' + json(resolve(body.schema));
-      for (const [status, res] of Object.entries(op.responses || {})) {
-        const content = res.content && (res.content['application/json'] || res.content['application/octet-stream']);
-        html += '<h4>' + esc(status) + ' ' + esc(res.description || '') + '</h4>' + (content ? json(resolve(content.schema)) : '');
-      }
-      html += '</details>';
-    }
-  }
-  document.getElementById('ops').innerHTML = html;
+<link rel="stylesheet" href="/api/docs/swagger-ui.css">
+<link rel="icon" type="image/png" href="/api/docs/favicon-32x32.png">
+</head>
+<body><div id="swagger-ui"></div>
+<script src="/api/docs/swagger-ui-bundle.js"></script>
+<script src="/api/docs/init.js"></script>
+</body></html>`;
+
+/**
+ * Loads the document, points "Try it out" at the origin that served the page (the document's
+ * own `servers` entry, RESOURCE_URL, follows as a second choice), and renders it. Requests carry
+ * the token given under "Authorize" (the document's `bearer` scheme).
+ */
+const INIT = `fetch('/api/openapi.json').then((r) => r.json()).then((spec) => {
+  const here = { url: new URL('/api', window.location.href).href, description: 'This server' };
+  spec.servers = [here].concat((spec.servers || []).filter((s) => s.url !== here.url));
+  window.ui = SwaggerUIBundle({
+    spec,
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    tryItOutEnabled: true,
+    persistAuthorization: false,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+  });
 });
-</script></body></html>`;
+`;
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  // Swagger UI (React) sets style attributes.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The files of swagger-ui-dist the page uses: nothing else of the package is served. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const cache = new Map<string, Promise<Buffer>>();
+const asset = (name: string) => {
+  let loaded = cache.get(name);
+  if (!loaded) {
+    loaded = readFile(path.join(swaggerUiDir, name));
+    cache.set(name, loaded);
+  }
+  return loaded;
+};
 
 export function registerDocsPage(app: FastifyInstance): void {
   app.get('/api/docs', async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header(
-        'content-security-policy',
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'",
-      )
-      .send(PAGE),
+    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).send(PAGE),
   );
+  app.get('/api/docs/init.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(INIT),
+  );
+  for (const [name, type] of Object.entries(ASSETS)) {
+    app.get(`/api/docs/${name}`, async (_request, reply) =>
+      reply
+        .type(type)
+        .header('cache-control', 'public, max-age=86400')
+        .header('x-content-type-options', 'nosniff')
+        .send(await asset(name)),
+    );
+  }
 }

@@ -1,3 +1,4 @@
+// Longer than 300 lines: the tools' contract at each protocol revision, over one server and its agents.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';

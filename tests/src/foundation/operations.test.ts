@@ -75,16 +75,7 @@ describe('OpenAPI document', () => {
   });
 });
 
-describe('API reference page', () => {
-  it('is served at /api/docs, self-contained, reading the OpenAPI document', async () => {
-    const res = await server.resource.get('/api/docs');
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(res.text).toContain("fetch('/api/openapi.json')");
-    expect(res.text).not.toMatch(/<script[^>]+src=/);
-    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self'");
-  });
-});
+// The API reference page (/api/docs) is tested with the OpenAPI clients: tests/src/openapi.
 
 describe('/ready follows the database', () => {
   it('answers 503 while PostgreSQL is stopped and 200 again once it is back', async () => {

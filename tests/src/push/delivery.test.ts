@@ -1,3 +1,4 @@
+// Longer than 300 lines: every push delivery case shares the two fake push services and their setup.
 import { startWorker } from '@beckon/server/jobs/worker';
 import { forgetSlowOrigins } from '@beckon/server/modules/push/bounded-request';
 import { deliverPushTask } from '@beckon/server/modules/push/deliver-push';

@@ -6,11 +6,9 @@ import webpush from 'web-push';
 import { z } from 'zod';
 import { resolvePublicAddress } from '../../delivery/outbound';
 import type { Env } from '../../env';
-import { boundedFetch, boundedHttps, deferredBySlowOrigin } from './bounded-request';
+import { boundedFetch, boundedHttps, deferredBySlowOrigin, type PushOutcome } from './bounded-request';
 import type { PushPayload } from './push-entries';
 
-/** What one attempt came to: delivered, worth retrying, or never (and the device is gone?). */
-export type PushOutcome = { ok: true } | { ok: false; retry: boolean; gone: boolean; error: string };
 export type PushAdapter = (token: string, payload: PushPayload) => Promise<PushOutcome>;
 
 const never =

@@ -1,11 +1,13 @@
 import https from 'node:https';
-import type { PushOutcome } from './adapters';
 
 /**
  * How push requests are sent: under a deadline for the whole exchange and with a cap on the
  * answer read, like webhooks (delivery/outbound.ts), and with a memory of the endpoints that
  * ran into the deadline, so a slow or hostile one cannot hold every push up behind it.
  */
+
+/** What one push attempt came to: delivered, worth retrying, or never (and the device is gone?). */
+export type PushOutcome = { ok: true } | { ok: false; retry: boolean; gone: boolean; error: string };
 
 type Deferred = Extract<PushOutcome, { ok: false }>;
 

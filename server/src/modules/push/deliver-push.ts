@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
-import { mobilePushAdapter, type PushOutcome, webPushAdapter } from './adapters';
+import { mobilePushAdapter, webPushAdapter } from './adapters';
+import type { PushOutcome } from './bounded-request';
 import type { PushPayload } from './push-entries';
 
 /** Attempts before an entry is marked permanently failed; the n-th failure waits 2^n seconds. */

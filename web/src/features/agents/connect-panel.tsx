@@ -3,7 +3,7 @@ import { CopyButton } from '../../components/copy-button';
 
 type Snippet = { id: string; label: string; intro: string; code: string };
 
-/** Ready-to-paste ways for an agent to use its key: MCP, the SDK, the CLI and plain HTTP. */
+/** Ready-to-paste ways for an agent to use its key: MCP (HTTP or stdio), the SDK, the CLI and plain HTTP. */
 function snippets(origin: string, key: string): Snippet[] {
   return [
     {
@@ -21,9 +21,28 @@ function snippets(origin: string, key: string): Snippet[] {
       ),
     },
     {
+      id: 'stdio',
+      label: 'stdio',
+      intro: 'MCP hosts that launch tools as processes run the @beckon/mcp bridge:',
+      code: JSON.stringify(
+        {
+          mcpServers: {
+            beckon: {
+              command: 'npx',
+              args: ['-y', '@beckon/mcp'],
+              env: { BECKON_URL: origin, BECKON_TOKEN: key },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    },
+    {
       id: 'sdk',
       label: 'SDK',
-      intro: 'TypeScript, with @beckon/sdk (keep the key in an environment variable):',
+      intro:
+        'TypeScript or JavaScript, with npm install @beckon/sdk (keep the key in an environment variable):',
       code: `import { createClient } from '@beckon/sdk';
 
 // BECKON_TOKEN=${key}
@@ -38,7 +57,7 @@ const outcome = await question.waitForAnswer();`,
     {
       id: 'cli',
       label: 'CLI',
-      intro: 'The beckon command line (from @beckon/sdk):',
+      intro: 'The beckon command line (npm install -g @beckon/sdk):',
       code: `export BECKON_URL=${origin}
 export BECKON_TOKEN=${key}
 beckon notify "Backup finished" --level success

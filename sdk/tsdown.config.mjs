@@ -1,0 +1,25 @@
+// @ts-check
+import { defineConfig } from 'tsdown';
+
+const shared = {
+  platform: /** @type {const} */ ('neutral'),
+  target: 'node20',
+  tsconfig: 'tsconfig.build.json',
+  // The router types are generated into src/generated, so the declarations need nothing from the
+  // server; @trpc/* stay imports (they are dependencies).
+  dts: true,
+};
+
+export default defineConfig([
+  // The client, for import and require; one declaration bundle per format.
+  { ...shared, entry: { index: 'src/index.ts' }, format: ['esm', 'cjs'], clean: true },
+  // The `beckon` command (ESM, run by node).
+  {
+    ...shared,
+    entry: { cli: 'src/cli/bin.ts' },
+    format: ['esm'],
+    platform: 'node',
+    dts: false,
+    clean: false,
+  },
+]);
