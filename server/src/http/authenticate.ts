@@ -3,6 +3,7 @@ import { bearerToken, type Identity, resolveIdentity } from '../auth/identity';
 import { can } from '../auth/permissions';
 import { bearerChallenge, type Deps } from '../deps';
 import { AppError } from '../errors';
+import type {} from './request-state';
 
 /**
  * For plain Fastify routes (downloads, streams, MCP): the bearer token resolved as procedures
@@ -15,7 +16,9 @@ export async function authenticate(
 ): Promise<Identity> {
   const { authorization } = request.headers;
   const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
-  const identity = token ? await resolveIdentity(deps, token) : null;
+  // The rate limit of the resource process resolved it already (http/api-rate-limit.ts).
+  const identity =
+    request.identity !== undefined ? request.identity : token ? await resolveIdentity(deps, token) : null;
   if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
   if (permission && !can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
   return identity;

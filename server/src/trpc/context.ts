@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerToken, type Identity } from '../auth/identity';
 import type { Deps } from '../deps';
+import type {} from '../http/request-state';
 
 export type Context = {
   deps: Deps;
@@ -21,7 +22,8 @@ export function contextFactory(deps: Deps) {
   return ({ req }: { req: FastifyRequest }): Context => ({
     deps,
     token: bearerToken(header(req, 'authorization') ?? undefined),
-    identity: null,
+    // Resolved already when the rate limit counted the request (http/api-rate-limit.ts).
+    identity: req.identity ?? null,
     idempotencyKey: header(req, 'idempotency-key'),
     responseHeaders: {},
   });
