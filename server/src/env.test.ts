@@ -87,7 +87,11 @@ describe('configuration', () => {
   });
 
   it('reads rate limits as <requests>/<window>', () => {
-    const env = loadEnv({ RATE_LIMIT_API: '100/10s', RATE_LIMIT_SIGN_IN: ' 7 / 2h ', RATE_LIMIT_TOKEN: '9/m' });
+    const env = loadEnv({
+      RATE_LIMIT_API: '100/10s',
+      RATE_LIMIT_SIGN_IN: ' 7 / 2h ',
+      RATE_LIMIT_TOKEN: '9/m',
+    });
     expect(env.RATE_LIMIT_API).toEqual({ limit: 100, windowSeconds: 10 });
     expect(env.RATE_LIMIT_SIGN_IN).toEqual({ limit: 7, windowSeconds: 7200 });
     expect(env.RATE_LIMIT_TOKEN).toEqual({ limit: 9, windowSeconds: 60 });

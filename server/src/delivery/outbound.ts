@@ -209,7 +209,8 @@ const ERROR_CODES: Record<string, string> = {
   UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
 };
 
-const IP_LITERALS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\[?\b[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}\b\]?(?::\d+)?/gi;
+const IP_LITERALS =
+  /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\[?\b[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}\b\]?(?::\d+)?/gi;
 
 /**
  * The error as stored with the attempt (admins see it): a system error by its code, anything

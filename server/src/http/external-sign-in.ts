@@ -25,7 +25,10 @@ import { resolveSigningKey } from '../signing-key';
 const ZStartQuery = z.object({
   org_id: z.uuid().optional(),
   return_to: z.string().regex(RETURN_TO, { error: 'must be an OAuth interaction path' }).optional(),
-  client_state: z.string().regex(CLIENT_STATE, { error: 'must be 16 to 128 base64url characters' }).optional(),
+  client_state: z
+    .string()
+    .regex(CLIENT_STATE, { error: 'must be 16 to 128 base64url characters' })
+    .optional(),
 });
 
 /** What a user's "Cancel" at the provider comes back as (idp_c has its own word for it). */
