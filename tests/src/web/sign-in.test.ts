@@ -165,4 +165,28 @@ describe('dashboard sign-in', () => {
     expect(await storedToken(fresh)).toBeNull();
     expect(dashboard.cspViolations).toEqual([]);
   }, 60_000);
+
+  it('refuses a script injected into the page (Content-Security-Policy)', async () => {
+    const context = await dashboard.context({ width: 1280 });
+    const page = await context.newPage();
+    await page.goto('/login');
+    type Dom = {
+      document: {
+        createElement: (tag: string) => { textContent: string };
+        body: { append: (node: unknown) => void };
+      };
+      injected?: boolean;
+    };
+    const ran = await page.evaluate(() => {
+      const w = globalThis as unknown as Dom;
+      const script = w.document.createElement('script');
+      script.textContent = 'globalThis.injected = true';
+      w.document.body.append(script);
+      return w.injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => dashboard.cspViolations.length).toBe(1);
+    expect(dashboard.cspViolations[0]).toMatch(/script-src 'self'/);
+    dashboard.cspViolations.length = 0;
+  }, 60_000);
 });
