@@ -3,7 +3,7 @@ import { bearerToken, resolveIdentity } from '../auth/identity';
 import { hashToken } from '../auth/tokens';
 import type { Deps } from '../deps';
 import { LocalFirstCounter } from '../rate-limit/local-counter';
-import { isLimited, policyOf, rateLimitedError, rateLimitHeaders } from '../rate-limit/policy';
+import { isLimited, policyOf, rateLimitedError } from '../rate-limit/policy';
 import { sendLimited, trpcCalls } from './rate-limit-replies';
 import type {} from './request-state';
 
@@ -40,12 +40,25 @@ export function registerApiRateLimit(app: FastifyInstance, deps: Deps): void {
   counter.start();
   app.addHook('onClose', () => counter.stop());
 
+  // The fields that do not change, made once (this runs on every API request).
+  const { limit, windowSeconds } = counter.policy;
+  const limitField = String(limit);
+  const policyField = `"api";q=${limit};w=${windowSeconds}`;
+
   /** Counts the request; true when it was answered with a 429. */
   const count = (request: FastifyRequest, reply: FastifyReply, surface: Surface, subject: string) => {
-    const verdict = counter.hit(subject, surface === 'trpc' ? trpcCalls(request.url, '/trpc').length : 1);
     const now = deps.clock().getTime();
+    const calls = surface === 'trpc' ? trpcCalls(request.url, '/trpc').length : 1;
+    const verdict = counter.hit(subject, calls, now);
     if (!isLimited(verdict)) {
-      reply.headers(rateLimitHeaders(verdict, now));
+      const remaining = String(limit - verdict.count);
+      const reset = String(Math.max(1, Math.ceil((verdict.resetAt - now) / 1000)));
+      reply
+        .header('ratelimit-limit', limitField)
+        .header('ratelimit-remaining', remaining)
+        .header('ratelimit-reset', reset)
+        .header('ratelimit-policy', policyField)
+        .header('ratelimit', `"api";r=${remaining};t=${reset}`);
       return false;
     }
     const error = rateLimitedError(verdict, now);

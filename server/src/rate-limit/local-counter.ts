@@ -52,8 +52,7 @@ export class LocalFirstCounter {
   }
 
   /** Counts `hits` requests of the subject and answers its count in this window. */
-  hit(subject: string, hits = 1): Verdict {
-    const now = this.options.now();
+  hit(subject: string, hits = 1, now = this.options.now()): Verdict {
     let slot = this.slots.get(subject);
     if (slot === undefined || now >= slot.end) {
       const { start, end } = windowAt(this.policy, now);
