@@ -33,15 +33,13 @@ const initialize = (id: number) => ({
 const nextWindow = () => clock.advance(60_000 - (clock().getTime() % 60_000) + 10_000);
 
 describe('per-credential limit on /api, /trpc and /mcp', () => {
-  it('answers 429 with Retry-After and the RateLimit fields once a credential has used its window', async () => {
+  it('shows the IETF RateLimit fields on every answer, and a 429 with Retry-After and RateLimit-Limit/Remaining/Reset once a credential has used its window', async () => {
     nextWindow();
     const { token } = await f.account();
     const api = server.resource.as(token);
     for (let i = 1; i <= 5; i++) {
       const ok = await api.get('/api/me');
       expect(ok.status).toBe(200);
-      expect(ok.headers.get('ratelimit-limit')).toBe('5');
-      expect(ok.headers.get('ratelimit-remaining')).toBe(String(5 - i));
       expect(ok.headers.get('ratelimit-policy')).toBe('"api";q=5;w=60');
       expect(ok.headers.get('ratelimit')).toBe(`"api";r=${5 - i};t=50`);
     }
@@ -49,8 +47,10 @@ describe('per-credential limit on /api, /trpc and /mcp', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: 'rate limited' });
     expect(refused.headers.get('retry-after')).toBe('50');
+    expect(refused.headers.get('ratelimit-limit')).toBe('5');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(refused.headers.get('ratelimit-reset')).toBe('50');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"api";q=5;w=60');
     expect(refused.headers.get('ratelimit')).toBe('"api";r=0;t=50');
 
     // tRPC: the same status and body inside its error envelope.
