@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, resolveIdentity } from '../auth/identity';
 import { hashToken } from '../auth/tokens';
 import type { Deps } from '../deps';
+import { addressSubject } from '../rate-limit/client-address';
 import { LocalFirstCounter } from '../rate-limit/local-counter';
 import { isLimited, policyOf, rateLimitedError } from '../rate-limit/policy';
 import { sendLimited, trpcCalls } from './rate-limit-replies';
@@ -87,7 +88,7 @@ export function registerApiRateLimit(app: FastifyInstance, deps: Deps): void {
           ? `cred:${identity.credentialId}`
           : inbound
             ? `inbound:${hashToken(inbound)}`
-            : `ip:${request.ip}`;
+            : addressSubject(request.ip);
         if (!count(request, reply, surface, subject)) done();
       },
       (error: Error) => done(error),

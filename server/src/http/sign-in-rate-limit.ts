@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { addressSubject } from '../rate-limit/client-address';
 import { countNow } from '../rate-limit/direct';
 import { type PolicyName, rateLimitHeaders } from '../rate-limit/policy';
 import { sendLimited, trpcCalls } from './rate-limit-replies';
@@ -70,7 +71,7 @@ export function registerSignInRateLimits(app: FastifyInstance, deps: Deps): void
     if (calls.size === 0) return;
     try {
       for (const [policy, hits] of calls) {
-        const [verdict] = (await countNow(deps, policy, [`ip:${request.ip}`], hits)) ?? [];
+        const [verdict] = (await countNow(deps, policy, [addressSubject(request.ip)], hits)) ?? [];
         // Raw headers: oidc-provider's routes answer on the raw response (hijacked).
         if (verdict) {
           for (const [name, value] of Object.entries(rateLimitHeaders(verdict, deps.clock().getTime()))) {
