@@ -34,7 +34,8 @@ export default defineConfig({
       '^/trpc(/|$)': toResource,
       '^/mcp(/|$)': toResource,
       '^/webhooks(/|$)': toResource,
-      '^/(health|ready|metrics)$': toResource,
+      // Not /metrics: it stays on the processes' ports, as behind the gateway.
+      '^/(health|ready)$': toResource,
     },
   },
   build: {

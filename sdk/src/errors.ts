@@ -47,8 +47,18 @@ export class ConflictError extends BeckonError {
 export class GoneError extends BeckonError {}
 /** 413: body or attachment over `limit` bytes. */
 export class PayloadTooLargeError extends BeckonError {}
-/** 429: rate limited. */
-export class RateLimitError extends BeckonError {}
+/** 429: rate limited. `retryAfterSeconds`: the server's `Retry-After` (null when absent). */
+export class RateLimitError extends BeckonError {
+  readonly retryAfterSeconds: number | null = retryAfterOf(this.cause);
+}
+
+/** `Retry-After` in seconds from the response a tRPC error carries in `meta.response`. */
+function retryAfterOf(cause: unknown): number | null {
+  const meta = (cause as { meta?: { response?: { headers?: { get?: unknown } } } } | undefined)?.meta;
+  const headers = meta?.response?.headers as { get?: (name: string) => string | null } | undefined;
+  const value = typeof headers?.get === 'function' ? headers.get('retry-after') : null;
+  return value && /^\d+$/.test(value.trim()) ? Number(value) : null;
+}
 /** 5xx. */
 export class ServerError extends BeckonError {}
 /** No answer from the server (connection refused or dropped, DNS...): status 0. */

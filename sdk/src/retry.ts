@@ -1,5 +1,8 @@
 import { BeckonError, ConflictError, isAbort, NetworkError, RateLimitError, ServerError } from './errors';
 
+/** A 429 asking to wait longer than this is not retried (it rejects with its `retryAfterSeconds`). */
+export const MAX_RETRY_AFTER_SECONDS = 10;
+
 export type RetryOptions = {
   /** Retries after the first attempt (default 3). */
   retries: number;
@@ -47,7 +50,13 @@ export async function withRetry<T>(
     } catch (raw) {
       const error = toError(raw);
       if (n >= options.retries || !isRetryable(error, options.safe)) throw error;
-      const delay = options.baseDelayMs * 2 ** n * (0.5 + Math.random() / 2);
+      let delay = options.baseDelayMs * 2 ** n * (0.5 + Math.random() / 2);
+      if (error instanceof RateLimitError && error.retryAfterSeconds !== null) {
+        // The server says when the window ends: sooner is refused again; much later is the
+        // caller's decision (the error says how long).
+        if (error.retryAfterSeconds > MAX_RETRY_AFTER_SECONDS) throw error;
+        delay = Math.max(delay, error.retryAfterSeconds * 1000 + Math.random() * 250);
+      }
       await sleep(delay, options.signal);
     }
   }

@@ -76,4 +76,37 @@ describe('configuration', () => {
       loadEnv({ PUSH_SERVICE_ACCOUNT_JSON: '{"project_id":"p"}' }).PUSH_SERVICE_ACCOUNT_JSON,
     ).toBeDefined();
   });
+
+  it('refuses a HOST other than loopback without mail, where sign-in tokens would be answered to anyone', () => {
+    expect(() => loadEnv({ HOST: '0.0.0.0' })).toThrow(/SMTP_HOST: is required when HOST \(0\.0\.0\.0\)/);
+    expect(() => loadEnv({ HOST: '192.0.2.10', NODE_ENV: 'test' })).toThrow(ConfigError);
+    expect(loadEnv({ HOST: '0.0.0.0', SMTP_HOST: 'smtp.example.com' }).HOST).toBe('0.0.0.0');
+    for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]']) {
+      expect(loadEnv({ HOST: host }).HOST, host).toBe(host);
+    }
+  });
+
+  it('reads rate limits as <requests>/<window>', () => {
+    const env = loadEnv({
+      RATE_LIMIT_API: '100/10s',
+      RATE_LIMIT_SIGN_IN: ' 7 / 2h ',
+      RATE_LIMIT_TOKEN: '9/m',
+    });
+    expect(env.RATE_LIMIT_API).toEqual({ limit: 100, windowSeconds: 10 });
+    expect(env.RATE_LIMIT_SIGN_IN).toEqual({ limit: 7, windowSeconds: 7200 });
+    expect(env.RATE_LIMIT_TOKEN).toEqual({ limit: 9, windowSeconds: 60 });
+    expect(loadEnv({}).RATE_LIMIT_API).toEqual({ limit: 3000, windowSeconds: 60 });
+    expect(loadEnv({}).RATE_LIMIT_SIGN_IN_EMAIL).toEqual({ limit: 5, windowSeconds: 900 });
+    for (const bad of ['100', '100/10d', 'many/1m', '0/1m', '5/0s']) {
+      expect(() => loadEnv({ RATE_LIMIT_API: bad }), bad).toThrow(/RATE_LIMIT_API:/);
+    }
+  });
+
+  it('trusts X-Forwarded-For from loopback unless TRUST_PROXY says otherwise', () => {
+    expect(loadEnv({}).TRUST_PROXY).toEqual(['loopback']);
+    expect(loadEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
+  });
 });

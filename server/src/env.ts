@@ -9,6 +9,39 @@ const optional = z
   .transform((v) => (v === '' ? undefined : v));
 const tenChars = optional.pipe(z.string().length(10, 'must be 10 characters').optional());
 
+const WINDOW_UNITS = { s: 1, m: 60, h: 3600 } as const;
+/** A rate limit as `<requests>/<window>`, e.g. `3000/1m`, `60/15m`, `20/1h`, `10/30s`. */
+const rate = z
+  .string()
+  .regex(/^\s*\d+\s*\/\s*\d*\s*[smh]\s*$/, 'must be <requests>/<window>, e.g. 3000/1m, 60/15m or 20/1h')
+  .transform((value) => {
+    const [count = '', window = ''] = value.replace(/\s+/g, '').split('/');
+    const unit = window.slice(-1) as keyof typeof WINDOW_UNITS;
+    const amount = window.length > 1 ? Number(window.slice(0, -1)) : 1;
+    return { limit: Number(count), windowSeconds: amount * WINDOW_UNITS[unit] };
+  })
+  .refine(
+    (r) => r.limit >= 1 && r.windowSeconds >= 1,
+    'needs at least 1 request in a window of at least 1 s',
+  );
+export type RateSetting = z.output<typeof rate>;
+
+/**
+ * Which proxies may set X-Forwarded-For (Fastify's trustProxy): `false`, `true` (anyone: only
+ * behind a proxy that always overwrites it), a hop count, or a comma-separated list of addresses,
+ * CIDR ranges and the names loopback, linklocal, uniquelocal.
+ */
+const trustProxy = z.string().transform((value): boolean | number | string[] => {
+  const v = value.trim().toLowerCase();
+  if (v === 'false' || v === '0' || v === '') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+});
+
 export const ZEnv = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -78,8 +111,30 @@ export const ZEnv = z
     PUSH_PROJECT_ID: optional,
     PUSH_APP_ID: optional,
     PUSH_MESSAGING_SENDER_ID: optional,
+    TRUST_PROXY: trustProxy.default(['loopback']),
+    /** Rate limits (docs/security.md): per credential on the API, per client address and email on sign-in. */
+    RATE_LIMIT_ENABLED: bool.default(true),
+    RATE_LIMIT_API: rate.default({ limit: 3000, windowSeconds: 60 }),
+    RATE_LIMIT_SIGN_IN: rate.default({ limit: 60, windowSeconds: 900 }),
+    RATE_LIMIT_SIGN_IN_EMAIL: rate.default({ limit: 5, windowSeconds: 900 }),
+    RATE_LIMIT_VERIFY: rate.default({ limit: 120, windowSeconds: 900 }),
+    RATE_LIMIT_TOKEN: rate.default({ limit: 300, windowSeconds: 900 }),
+    RATE_LIMIT_REGISTER: rate.default({ limit: 20, windowSeconds: 3600 }),
+    /** How often each process adds its local API counts to the shared ones. */
+    RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
+    OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
   })
   .superRefine((env, ctx) => {
+    // Without mail, POST /auth/magic-link answers the sign-in token to the caller: fine on this
+    // machine, but a service reachable from elsewhere would hand anyone a session for any address.
+    if (!env.SMTP_HOST && !isLoopbackHost(env.HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_HOST'],
+        message: `is required when HOST (${env.HOST}) is not a loopback address (without it, sign-in links are returned to the caller)`,
+      });
+    }
     if (env.NODE_ENV !== 'production') return;
     if (!env.OAUTH_SIGNING_KEY) {
       ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEY'], message: 'is required in production' });
@@ -105,6 +160,15 @@ export type Env = z.infer<typeof ZEnv>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 function isJsonObject(text: string): boolean {

@@ -56,8 +56,13 @@ export class AppError extends Error {
   static validationFailedWith(reason: string) {
     return new AppError(422, { error: reason });
   }
-  static rateLimited(retryAfterSeconds: number) {
-    return new AppError(429, { error: 'rate limited' }, { 'retry-after': String(retryAfterSeconds) });
+  /** `headers`: the RateLimit fields of the limit that was met (rate-limit/headers.ts). */
+  static rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    return new AppError(
+      429,
+      { error: 'rate limited' },
+      { ...headers, 'retry-after': String(retryAfterSeconds) },
+    );
   }
   static unavailable(reason: string) {
     return new AppError(503, { error: reason });

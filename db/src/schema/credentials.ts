@@ -111,5 +111,7 @@ export const oauthRecords = pgTable(
     index('oauth_records_grant_idx').on(t.grantId).where(sql`${t.grantId} is not null`),
     index('oauth_records_uid_idx').on(t.uid).where(sql`${t.uid} is not null`),
     index('oauth_records_expires_idx').on(t.expiresAt),
+    // Finds a registered client's grants and tokens (unused clients are pruned, prune-expired.ts).
+    index('oauth_records_client_idx').on(t.clientId).where(sql`${t.clientId} is not null`),
   ],
 );

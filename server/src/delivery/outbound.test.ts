@@ -173,7 +173,7 @@ describe('postJson', () => {
     const result = await postJson(`${closed.origin}/`, '{}', {}, allowPrivate);
     expect(result.ok).toBe(false);
     expect(result.status).toBeNull();
-    expect(result.error).toMatch(/ECONNREFUSED/);
+    expect(result.error).toBe('connection refused (ECONNREFUSED)');
   });
 
   describe('refuses private destinations unless allowed', () => {
@@ -185,7 +185,7 @@ describe('postJson', () => {
       const result = await postJson(url(), '{}', {}, publicOnly);
       expect(result.ok).toBe(false);
       expect(result.status).toBeNull();
-      expect(result.error).toMatch(/^destination not allowed: (127\.0\.0\.1|::1)$/);
+      expect(result.error).toBe('destination not allowed: private or reserved address');
       expect(victim.requests).toHaveLength(0);
     });
 
@@ -193,7 +193,11 @@ describe('postJson', () => {
       if (!victimIPv6) context.skip('IPv6 loopback is unavailable here');
       const server = victimIPv6!;
       const result = await postJson(`${server.origin}/`, '{}', {}, publicOnly);
-      expect(result).toMatchObject({ ok: false, status: null, error: 'destination not allowed: ::1' });
+      expect(result).toMatchObject({
+        ok: false,
+        status: null,
+        error: 'destination not allowed: private or reserved address',
+      });
       expect(server.requests).toHaveLength(0);
     });
 
@@ -203,6 +207,7 @@ describe('postJson', () => {
       ['http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
       ['https://[::ffff:10.0.0.1]/', '::ffff:a00:1'],
     ])('%s', async (url, address) => {
+      // The stored error never says what the address was.
       let socketsOpened = 0;
       const countSocket = () => {
         socketsOpened += 1;
@@ -214,8 +219,9 @@ describe('postJson', () => {
         expect(result).toMatchObject({
           ok: false,
           status: null,
-          error: `destination not allowed: ${address}`,
+          error: 'destination not allowed: private or reserved address',
         });
+        expect(result.error).not.toContain(address);
         expect(result.durationMs).toBeLessThan(1_000);
       } finally {
         diagnostics.unsubscribe('net.client.socket', countSocket);

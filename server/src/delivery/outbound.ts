@@ -95,6 +95,7 @@ function publicOnlyConnector(): buildConnector.connector {
 export async function resolvePublicAddress(hostname: string): Promise<string> {
   const addresses = await lookup(hostname, { all: true });
   const forbidden = addresses.find(({ address }) => isForbiddenAddress(address));
+  // (describeError leaves the address out of what a delivery attempt stores.)
   if (forbidden) throw new Error(`destination not allowed: ${forbidden.address}`);
   const first = addresses[0];
   if (!first) throw new Error(`no address for ${hostname}`);
@@ -192,11 +193,36 @@ function parseRetryAfter(header: string | string[] | undefined): number | null {
   return Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+export const REFUSED_DESTINATION = 'destination not allowed: private or reserved address';
+
+/** What the stored attempt says about system errors, by code (their messages name addresses). */
+const ERROR_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
+};
+
+const IP_LITERALS =
+  /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\[?\b[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}\b\]?(?::\d+)?/gi;
+
+/**
+ * The error as stored with the attempt (admins see it): a system error by its code, anything
+ * else by its message with IP addresses removed, so it never reveals what a name resolved to.
+ */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return 'request failed';
   // An AggregateError from trying several addresses has an empty message but a useful code.
   const code = 'code' in error && typeof error.code === 'string' ? error.code : null;
-  return (error.message || code || error.name).slice(0, MAX_ERROR_LENGTH);
+  if (error.message.startsWith('destination not allowed')) return REFUSED_DESTINATION;
+  if (code) return `${ERROR_CODES[code] ?? 'connection failed'} (${code})`;
+  return (error.message || error.name).replace(IP_LITERALS, '[address]').slice(0, MAX_ERROR_LENGTH);
 }
 
 function toError(error: unknown): Error {

@@ -6,10 +6,13 @@ import { registerExternalSignIn } from './external-sign-in';
 import { registerOAuth } from './oauth';
 import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
+import { registerSignInRateLimits } from './sign-in-rate-limit';
 
 /** The authorization process (port 3001): /auth/*, /oauth/*, /.well-known/*, operations. */
 export async function buildAuthApp(deps: Deps): Promise<FastifyInstance> {
   const app = createBaseApp(deps, { name: 'auth' });
+  // First: its hook applies to every route registered below.
+  registerSignInRateLimits(app, deps);
   const document = openApiDocument(authRouter, deps.env, 'auth');
   app.get('/auth/openapi.json', async () => document);
   await serveProcedures(app, deps, authRouter, { rest: '/auth', trpc: '/auth/trpc' });

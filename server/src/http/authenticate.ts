@@ -4,6 +4,7 @@ import { can, type Permission } from '../auth/permissions';
 import { resolveIdentity } from '../auth/resolve-identity';
 import { bearerChallenge, type Deps } from '../deps';
 import { AppError } from '../errors';
+import type {} from './request-state';
 
 /**
  * For plain Fastify routes (downloads, streams, MCP): the bearer token resolved as procedures
@@ -16,7 +17,9 @@ export async function authenticate(
 ): Promise<Identity> {
   const { authorization } = request.headers;
   const token = bearerToken(typeof authorization === 'string' ? authorization : undefined);
-  const identity = token ? await resolveIdentity(deps, token) : null;
+  // The rate limit of the resource process resolved it already (http/api-rate-limit.ts).
+  const identity =
+    request.identity !== undefined ? request.identity : token ? await resolveIdentity(deps, token) : null;
   if (!identity) throw AppError.unauthorized(bearerChallenge(deps.env));
   if (permission && !can(identity.permissions, permission)) throw AppError.permissionDenied(permission);
   return identity;

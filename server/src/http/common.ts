@@ -8,6 +8,13 @@ import { registerHealth } from './ops';
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
 export const BODY_LIMIT = 1024 * 1024;
 
+/** TRUST_PROXY as Fastify takes it (a hop count is a function of the hop in its types). */
+export function trustProxyOption(
+  value: boolean | number | string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
 export type AppOptions = { name: 'resource' | 'auth' };
 
 /** A Fastify app with what both processes share: logging, errors, /health, /ready, /metrics. */
@@ -20,7 +27,8 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     bodyLimit: BODY_LIMIT,
     // Path parameters such as setting keys are validated by the procedures (400, not Fastify's 414).
     routerOptions: { maxParamLength: 512 },
-    trustProxy: true,
+    // Only the proxies TRUST_PROXY names may set X-Forwarded-For (the client address rate limits key on).
+    trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
   });
   // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
   // body is no body (clients that always send the header may call action endpoints without one).

@@ -13,6 +13,7 @@ import type { Flow } from '../modules/accounts/external/provider';
 import { CALLBACK_METHOD, enabledProviders } from '../modules/accounts/external/providers';
 import { completeExternalSignIn } from '../modules/accounts/external/sign-in.service';
 import {
+  CLIENT_STATE,
   codeVerifierFor,
   IDPS,
   type Idp,
@@ -29,6 +30,10 @@ import { resolveSigningKey } from '../signing-key';
 const ZStartQuery = z.object({
   org_id: z.uuid().optional(),
   return_to: z.string().regex(RETURN_TO, { error: 'must be an OAuth interaction path' }).optional(),
+  client_state: z
+    .string()
+    .regex(CLIENT_STATE, { error: 'must be 16 to 128 base64url characters' })
+    .optional(),
 });
 
 /** What a user's "Cancel" at the provider comes back as (idp_c has its own word for it). */
@@ -60,8 +65,8 @@ export async function registerExternalSignIn(app: FastifyInstance, deps: Deps): 
     if (!query.success) throw AppError.invalid(fieldsFromZod(query.error.issues));
     const nonce = newNonce();
     const exp = Math.floor((deps.clock().getTime() + STATE_TTL_MS) / 1000);
-    const { org_id, return_to } = query.data;
-    const state = signState(key, { idp, nonce, org_id, return_to, exp });
+    const { org_id, return_to, client_state } = query.data;
+    const state = signState(key, { idp, nonce, org_id, return_to, client_state, exp });
     const url = provider.authorizationUrl(state, flowOf(nonce));
     return reply
       .header('set-cookie', setFlowCookie(idp, nonce, secureOrigin))
@@ -106,6 +111,7 @@ export async function registerExternalSignIn(app: FastifyInstance, deps: Deps): 
       token: grant.token,
       org_id: grant.org_id,
       user_id: grant.user_id,
+      ...(state.client_state ? { client_state: state.client_state } : {}),
     });
     return reply.redirect(`${appUrl}/auth/callback#${fragment}`, 302);
   };

@@ -2,14 +2,64 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import proxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from '../log';
+import { trustProxyOption } from './common';
 import { requestSerializer } from './log-redaction';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
 const AUTH_PREFIXES = ['/auth', '/oauth', '/.well-known'];
-/** The resource process's paths, operations included: a probe through the one origin sees it. */
-const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health', '/ready', '/metrics'];
+/**
+ * The resource process's paths, /health and /ready included (a probe through the one origin sees
+ * it). Not /metrics: it tells about the deployment and stays on the processes' own ports.
+ */
+const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health', '/ready'];
+
+/**
+ * The dashboard's pages and files: scripts only from this origin (the session token lives in
+ * localStorage, so an injected script must find no way in), never framed, no referrer (sign-in
+ * links carry tokens in their URL). Images may come from https (Markdown in messages).
+ */
+const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function dashboardSecurityHeaders(appUrl: string): Record<string, string> {
+  return {
+    'content-security-policy': DASHBOARD_CSP,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'cross-origin-opener-policy': 'same-origin',
+    // Only over https: a browser remembers it for the whole host for a year.
+    ...(appUrl.startsWith('https:')
+      ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : {}),
+  };
+}
+
+export type GatewayOptions = {
+  /** APP_URL: HSTS is sent when it is https. */
+  appUrl?: string;
+  /** TRUST_PROXY: who may tell the gateway the client's address. */
+  trustProxy?: boolean | number | string[];
+};
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Beckon</title>
 <body style="font-family:system-ui;max-width:40rem;margin:4rem auto;padding:0 1rem">
@@ -27,21 +77,40 @@ export async function buildGateway(
   log: Logger,
   upstreams: { resource: string; auth: string },
   webDist: string,
+  options: GatewayOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: log.child(
       { process: 'gateway' },
       { serializers: { req: requestSerializer } },
     ) as FastifyBaseLogger,
-    trustProxy: true,
+    trustProxy: trustProxyOption(options.trustProxy ?? ['loopback']),
   });
-  // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack trace.
+  const securityHeaders = dashboardSecurityHeaders(options.appUrl ?? '');
+  // The processes trust the gateway (a loopback peer) for the client's address: it sends the one
+  // it determined, replacing whatever X-Forwarded-For the client sent (which would be believed).
   const replyOptions: FastifyHttpProxyOptions['replyOptions'] = {
-    // (reply-from has logged the cause already.)
+    rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-forwarded-for': request.ip }),
+    // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack
+    // trace (reply-from has logged the cause already).
     onError: (reply) => {
       reply.code(503).header('retry-after', '1').send({ error: 'service unavailable' });
     },
   };
+  // WebSocket upgrades too (http-proxy reads this option; its typings do not list it).
+  const wsClientOptions = {
+    rewriteRequestHeaders: (headers: Record<string, string>, request: FastifyRequest) => ({
+      ...headers,
+      ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+      'x-forwarded-for': request.ip,
+    }),
+  };
+  if (options.appUrl?.startsWith('https:')) {
+    const hsts = securityHeaders['strict-transport-security'] ?? '';
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('strict-transport-security', hsts);
+    });
+  }
   for (const prefix of AUTH_PREFIXES) {
     await app.register(proxy, { upstream: upstreams.auth, prefix, rewritePrefix: prefix, replyOptions });
   }
@@ -52,15 +121,28 @@ export async function buildGateway(
       rewritePrefix: prefix,
       replyOptions,
       websocket: prefix === '/api',
+      ...(prefix === '/api'
+        ? { wsClientOptions: wsClientOptions as FastifyHttpProxyOptions['wsClientOptions'] }
+        : {}),
     });
   }
+  app.get('/metrics', (_request, reply) => reply.code(404).send({ error: 'not found' }));
   const index = path.join(webDist, 'index.html');
   const built = existsSync(index);
-  if (built) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: 'index.html',
+      setHeaders: (reply) => {
+        reply.headers(securityHeaders);
+      },
+    });
+  }
   const dashboard = (reply: FastifyReply) =>
     built
-      ? reply.header('cache-control', 'no-cache').sendFile('index.html')
-      : reply.type('text/html; charset=utf-8').send(NOT_BUILT);
+      ? reply.headers(securityHeaders).header('cache-control', 'no-cache').sendFile('index.html')
+      : reply.headers(securityHeaders).type('text/html; charset=utf-8').send(NOT_BUILT);
   // The dashboard's own page under /auth: external sign-in lands on /auth/callback#token=….
   app.get('/auth/callback', (_request, reply) => dashboard(reply));
   app.setNotFoundHandler((request, reply) =>

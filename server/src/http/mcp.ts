@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
+import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
 
 /**
@@ -10,7 +11,7 @@ import { authenticate } from './authenticate';
  * resolved first: without one, 401 and the challenge that points to the OAuth metadata.
  */
 export function registerMcp(app: FastifyInstance, deps: Deps): void {
-  app.post('/mcp', async (request, reply) => {
+  app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
     const version = request.headers['mcp-protocol-version'];
     const server = agentServer(deps, identity, typeof version === 'string' ? version : undefined);

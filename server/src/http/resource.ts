@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { appRouter } from '../app-router';
 import type { Deps } from '../deps';
 import { registerAgentStream } from './agent-stream';
+import { registerApiRateLimit } from './api-rate-limit';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
@@ -20,6 +21,8 @@ export async function buildResourceApp(
 ): Promise<FastifyInstance> {
   const document = openApiDocument(router, deps.env);
   const app = createBaseApp(deps, { name: 'resource' });
+  // First: its hook counts every request of /api, /trpc and /mcp before anything else runs.
+  registerApiRateLimit(app, deps);
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);

@@ -1,10 +1,17 @@
 import type { Sql } from '@beckon/db';
 
+/** Default of OAUTH_CLIENT_UNUSED_HOURS (env.ts). */
+const UNUSED_CLIENT_HOURS = 24;
+
 /**
- * Hourly housekeeping: drops credentials and records past their use, and audit entries past the
+ * Hourly housekeeping: drops credentials and records past their use, dynamically registered
+ * OAuth clients left unused, rate-limit counters of past windows, and audit entries past the
  * retention period of each organization's plan. Safe to run twice.
  */
-export async function pruneExpired(sql: Sql): Promise<Record<string, number>> {
+export async function pruneExpired(
+  sql: Sql,
+  options: { unusedClientHours?: number } = {},
+): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const run = async (name: string, query: Promise<{ count: number }>) => {
     counts[name] = (await query).count;
@@ -15,6 +22,21 @@ export async function pruneExpired(sql: Sql): Promise<Record<string, number>> {
     sql`delete from magic_link_tokens where expires_at < now() - interval '1 day'`,
   );
   await run('oauth_records', sql`delete from oauth_records where expires_at < now() - interval '1 day'`);
+  // Registration is open to anyone (RFC 7591): a client that nothing (grant, code, token) has
+  // referred to for OAUTH_CLIENT_UNUSED_HOURS since its registration is removed, so registering
+  // cannot fill the table. A client whose grants all ended goes the same way; it registers again.
+  await run(
+    'oauth_clients',
+    sql`delete from oauth_records c
+         where c.model = 'Client'
+           and c.created_at < now() - make_interval(hours => ${options.unusedClientHours ?? UNUSED_CLIENT_HOURS})
+           and not exists (select 1 from oauth_records r
+                            where r.client_id = c.client_id and r.model <> 'Client')`,
+  );
+  await run(
+    'rate_limit_counters',
+    sql`delete from rate_limit_counters where window_end < now() - interval '1 minute'`,
+  );
   await run(
     'idempotency_keys',
     sql`delete from idempotency_keys where created_at < now() - interval '24 hours'`,

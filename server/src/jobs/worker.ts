@@ -16,7 +16,9 @@ export function taskList(deps: Deps): TaskList {
     deliver_push: deliverPushTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     prune_expired: async () => {
-      const counts = await pruneExpired(deps.sql);
+      const counts = await pruneExpired(deps.sql, {
+        unusedClientHours: deps.env.OAUTH_CLIENT_UNUSED_HOURS,
+      });
       deps.log.info({ counts }, 'pruned expired records');
     },
   };

@@ -12,6 +12,7 @@ const app = await buildGateway(
   log,
   { resource: `http://${host}:${env.PORT}`, auth: `http://${host}:${env.AUTH_PORT}` },
   webDist,
+  { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY },
 );
 const appUrl = new URL(env.APP_URL);
 await app.listen({ host: env.HOST, port: Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80)) });

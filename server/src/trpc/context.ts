@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerToken, type Identity } from '../auth/identity';
 import type { Deps } from '../deps';
+import type {} from '../http/request-state';
 
 export type Context = {
   deps: Deps;
-  /** The bearer token, if any; resolved into `identity` by authedProcedure. */
+  /** The bearer token, if any, while not resolved yet; resolved into `identity` by authedProcedure. */
   token: string | null;
   identity: Identity | null;
   idempotencyKey: string | null;
@@ -18,11 +19,16 @@ const header = (req: FastifyRequest, name: string) => {
 };
 
 export function contextFactory(deps: Deps) {
-  return ({ req }: { req: FastifyRequest }): Context => ({
-    deps,
-    token: bearerToken(header(req, 'authorization') ?? undefined),
-    identity: null,
-    idempotencyKey: header(req, 'idempotency-key'),
-    responseHeaders: {},
-  });
+  return ({ req }: { req: FastifyRequest }): Context => {
+    // Resolved already when the rate limit counted the request (http/api-rate-limit.ts): then
+    // the token has served its purpose, and is not parsed a second time on this busy path.
+    const identity = req.identity ?? null;
+    return {
+      deps,
+      token: identity ? null : bearerToken(header(req, 'authorization') ?? undefined),
+      identity,
+      idempotencyKey: header(req, 'idempotency-key'),
+      responseHeaders: {},
+    };
+  };
 }

@@ -15,7 +15,8 @@ const testRouter = router({
     .input(z.object({ name: z.string().refine(async (name) => !taken.has(name), 'already taken') }))
     .mutation(({ input }) => input.name),
 });
-const caller = createCallerFactory(testRouter)({} as never);
+// A context without a database watch: the procedures here touch no database.
+const caller = createCallerFactory(testRouter)({ deps: {} } as never);
 const failure = (promise: Promise<unknown>) => promise.then(() => null, toAppError);
 
 describe('procedure input and output parsing', () => {

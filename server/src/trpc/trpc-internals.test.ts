@@ -7,7 +7,7 @@ import { restProcedures } from '../http/rest';
 import type { Context } from './context';
 import { createCallerFactory, publicProcedure, router } from './init';
 
-const ctx = { responseHeaders: {} } as unknown as Context;
+const ctx = { deps: {}, responseHeaders: {} } as unknown as Context;
 
 describe('tRPC internals Beckon depends on', () => {
   it('the REST adapter: a router lists its procedures by dotted path, with meta, inputs and type, and a procedure is callable', async () => {

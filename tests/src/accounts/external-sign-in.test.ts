@@ -204,6 +204,25 @@ describe.each(IDPS)('%s', (idp) => {
     expect(api.body).toMatchObject({ user_id: grant.user_id, org_id: grant.org_id, source: 'session' });
   });
 
+  it("hands the dashboard's client_state back with the session, and refuses a malformed one", async () => {
+    const nonce = 'dashboard-nonce-0123456789';
+    const res = await signIn(idp, account(), { query: `?client_state=${nonce}` });
+    const fragment = new URLSearchParams((res.headers.get('location') ?? '').split('#')[1]);
+    expect(fragment.get('client_state')).toBe(nonce);
+    expect(grantOf(res).token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Without one, none comes back.
+    const plain = await signIn(idp, account());
+    expect(new URLSearchParams((plain.headers.get('location') ?? '').split('#')[1]).has('client_state')).toBe(
+      false,
+    );
+    const bad = await server.auth.get(`/auth/oauth/${idp}?client_state=short`, { redirect: 'manual' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      error: 'invalid request',
+      fields: { client_state: expect.any(String) },
+    });
+  });
+
   it('a second sign-in with the same account reaches the same user, even under a new email', async () => {
     const who = account();
     const first = grantOf(await signIn(idp, who));

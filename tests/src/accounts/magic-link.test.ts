@@ -189,18 +189,26 @@ describe('magic link by mail (real SMTP server)', () => {
     expect(verified.status).toBe(200);
   });
 
-  it('sends at most five links to one address in 15 minutes, answering the same every time', async () => {
+  it('sends at most five links to one address in 15 minutes, then answers 429 whether or not it has an account', async () => {
     const address = email();
     const answers = [];
-    for (let i = 0; i < 7; i++) {
-      answers.push((await mailing.auth.post('/auth/magic-link', { email: address })).body);
+    for (let i = 0; i < 7; i++) answers.push(await mailing.auth.post('/auth/magic-link', { email: address }));
+    expect(answers.slice(0, 5).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.slice(0, 5).map((a) => JSON.stringify(a.body))).size).toBe(1);
+    for (const refused of answers.slice(5)) {
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: 'rate limited' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('ratelimit-policy')).toBe('"sign_in_email";q=5;w=900');
     }
-    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     const [stored] = await mailing.database.sql<{ n: number }[]>`
       select count(*)::int as n from magic_link_tokens where email = ${address.toLowerCase()}`;
     expect(stored!.n).toBe(5);
     // Each request answers after its mail was handed over: the five are all there.
     expect(smtp.messages.filter((m) => m.to.includes(address.toLowerCase()))).toHaveLength(5);
+    // Another address is not affected; letter case does not make a new address.
+    expect((await mailing.auth.post('/auth/magic-link', { email: email() })).status).toBe(200);
+    expect((await mailing.auth.post('/auth/magic-link', { email: address.toUpperCase() })).status).toBe(429);
   });
 });
 

@@ -171,8 +171,16 @@ describe('prune_expired job', () => {
       { orgId: org.id, action: 'item.answer', actorType: 'user', createdAt: new Date(Date.now() - 29 * DAY) },
     ]);
 
+    await database.sql`
+      insert into rate_limit_counters (key, window_start, window_end, hits) values
+        ('api:old', now() - interval '2 hours', now() - interval '1 hour', 3),
+        ('api:current', now() - interval '10 seconds', now() + interval '50 seconds', 1)`;
+
     const counts = await pruneExpired(database.sql);
     expect(counts.sessions).toBeGreaterThanOrEqual(1);
+    expect(counts.rate_limit_counters).toBe(1);
+    const counters = await database.sql`select key from rate_limit_counters`;
+    expect(counters.map((c) => c.key)).toEqual(['api:current']);
     const sessions = await database.db
       .select()
       .from(schema.sessions)

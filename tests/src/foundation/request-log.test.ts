@@ -22,6 +22,23 @@ describe('request logs', () => {
     expect(redactUrl('/api/items?status=open&limit=50')).toBe('/api/items?status=open&limit=50');
   });
 
+  it('redact the secret fields of a tRPC query input, batches included', () => {
+    const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+    const logged = (url: string) => decodeURIComponent(redactUrl(url));
+    expect(logged(`/auth/trpc/accounts.verifyMagicLink?input=${input({ token: 'LINK' })}`)).toBe(
+      '/auth/trpc/accounts.verifyMagicLink?input={"token":"[redacted]"}',
+    );
+    expect(
+      logged(
+        `/auth/trpc/accounts.previewInvitation,items.list?batch=1&input=${input({ 0: { code: 'INV' }, 1: { status: 'open' } })}`,
+      ),
+    ).toBe(
+      '/auth/trpc/accounts.previewInvitation,items.list?batch=1&input={"0":{"code":"[redacted]"},"1":{"status":"open"}}',
+    );
+    // Not JSON: nothing of it is kept.
+    expect(logged('/trpc/x?input=token%3DLINK')).toBe('/trpc/x?input=[redacted]');
+  });
+
   it('are written without the secret', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
@@ -29,6 +46,9 @@ describe('request logs', () => {
     try {
       await app.inject({ url: '/auth/verify?token=SECRET-LINK-TOKEN' });
       await app.inject({ method: 'POST', url: '/api/webhooks/inbound/SECRET-WEBHOOK-TOKEN' });
+      await app.inject({
+        url: `/auth/trpc/accounts.verifyMagicLink?input=${encodeURIComponent('{"token":"SECRET-TRPC-TOKEN"}')}`,
+      });
     } finally {
       await app.close();
     }

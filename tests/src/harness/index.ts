@@ -4,4 +4,4 @@ export { type PaymentCall, startFakePayments } from './fake-payments';
 export { HttpClient, type HttpResponse } from './http';
 export { freePort } from './ports';
 export { type Received, receiverPool, startReceiver } from './receiver';
-export { startTestServer, type TestServer, type TestServerOptions } from './server';
+export { startTestServer, TESTS_NEVER_MEET, type TestServer, type TestServerOptions } from './server';

@@ -81,6 +81,8 @@ export type Dashboard = {
   context: (options: { width: number; height?: number; token?: string }) => Promise<BrowserContext>;
   /** The open pages of every context (for screenshots of a failure). */
   pages: () => Page[];
+  /** What the browser refused under the dashboard's Content-Security-Policy (should stay empty). */
+  cspViolations: string[];
   close: () => Promise<void>;
 };
 
@@ -97,7 +99,9 @@ export async function startDashboard(server: TestServer): Promise<Dashboard> {
   const origin = `http://127.0.0.1:${address.port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   const contexts: BrowserContext[] = [];
+  const cspViolations: string[] = [];
   return {
+    cspViolations,
     origin,
     browser,
     async context({ width, height = 900, token }) {
@@ -110,6 +114,9 @@ export async function startDashboard(server: TestServer): Promise<Dashboard> {
       context.setDefaultTimeout(15_000);
       // Uncaught errors in the page are test failures waiting to be explained: print them.
       context.on('weberror', (error) => console.error(`page error: ${error.error().stack ?? error.error()}`));
+      context.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+      });
       if (token) {
         // Runs in every document, including about:blank, where storage is off limits.
         await context.addInitScript((t) => {

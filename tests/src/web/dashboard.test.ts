@@ -46,8 +46,11 @@ afterEach(async (context) => {
 });
 
 afterAll(async () => {
+  // Nothing the dashboard does may be refused by its Content-Security-Policy (gateway.ts).
+  const refused = dashboard?.cspViolations ?? [];
   await dashboard?.close();
   await server?.close();
+  expect(refused).toEqual([]);
 });
 
 const deployForm = {

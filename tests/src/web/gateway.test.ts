@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildGateway } from '@beckon/server/http/gateway';
+import { buildGateway, type GatewayOptions } from '@beckon/server/http/gateway';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, freePort, HttpClient, startTestServer, type TestServer } from '../harness';
@@ -10,8 +10,12 @@ let server: TestServer;
 const gateways: FastifyInstance[] = [];
 
 /** A gateway in front of `upstreams`, serving `dist` as the dashboard. */
-async function gateway(upstreams: { resource: string; auth: string }, dist: string) {
-  const app = await buildGateway(server.deps.log, upstreams, dist);
+async function gateway(
+  upstreams: { resource: string; auth: string },
+  dist: string,
+  options: GatewayOptions = {},
+) {
+  const app = await buildGateway(server.deps.log, upstreams, dist, options);
   gateways.push(app);
   return new HttpClient(await app.listen({ host: '127.0.0.1', port: 0 }));
 }
@@ -25,7 +29,7 @@ async function fakeDist() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { RATE_LIMIT_VERIFY: '2/15m' } });
 });
 afterAll(async () => {
   for (const app of gateways) await app.close();
@@ -47,7 +51,9 @@ describe('gateway (pnpm start on APP_URL)', () => {
     // Operations endpoints are the resource process's own, so probes through the origin see it.
     expect((await web.get('/health')).text).toBe('ok');
     expect((await web.get('/ready')).body).toEqual({ status: 'ready' });
-    expect((await web.get('/metrics')).text).toContain('beckon_db_up 1');
+    // Metrics stay on the processes' own ports, not on the public origin.
+    expect(await web.get('/metrics')).toMatchObject({ status: 404, body: { error: 'not found' } });
+    expect((await server.resource.get('/metrics')).text).toContain('beckon_db_up 1');
     // The resource process's own answer (billing is not configured in this test server).
     expect((await web.post('/webhooks/payments', {})).body).toEqual({ error: 'billing is not configured' });
 
@@ -64,7 +70,7 @@ describe('gateway (pnpm start on APP_URL)', () => {
   it('answers 503 in the API error shape while a process is down, and says when the dashboard is not built', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const web = await gateway({ resource: closed, auth: closed }, path.join(tmpdir(), 'beckon-no-dist'));
-    for (const route of ['/api/me', '/auth/config', '/health', '/ready', '/metrics']) {
+    for (const route of ['/api/me', '/auth/config', '/health', '/ready']) {
       const response = await web.get(route);
       expect(response.status, route).toBe(503);
       expect(response.body, route).toEqual({ error: 'service unavailable' });
@@ -72,5 +78,39 @@ describe('gateway (pnpm start on APP_URL)', () => {
     const page = await web.get('/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('the dashboard has not been built');
+  });
+
+  it('sends the dashboard with its security headers, and HSTS only when APP_URL is https', async () => {
+    const web = await gateway(upstreams(), await fakeDist());
+    for (const page of ['/', '/app.js', '/verify']) {
+      const { headers } = await web.get(page);
+      expect(headers.get('content-security-policy'), page).toContain("script-src 'self'");
+      expect(headers.get('content-security-policy'), page).toContain("frame-ancestors 'none'");
+      expect(headers.get('x-frame-options'), page).toBe('DENY');
+      expect(headers.get('referrer-policy'), page).toBe('no-referrer');
+      expect(headers.get('x-content-type-options'), page).toBe('nosniff');
+      expect(headers.get('strict-transport-security'), page).toBeNull();
+    }
+    // The API's answers are the processes' own (no dashboard policy on JSON).
+    expect((await web.get('/api/me')).headers.get('content-security-policy')).toBeNull();
+
+    const secure = await gateway(upstreams(), await fakeDist(), { appUrl: 'https://beckon.example' });
+    for (const page of ['/', '/app.js', '/api/me']) {
+      expect((await secure.get(page)).headers.get('strict-transport-security'), page).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
+    }
+  });
+
+  it("tells the processes the client's address, not the X-Forwarded-For a client sent", async () => {
+    // The gateway at the edge (it trusts no proxy); the processes trust it, a loopback peer.
+    const web = await gateway(upstreams(), await fakeDist(), { trustProxy: false });
+    const statuses = [];
+    for (let i = 1; i <= 3; i++) {
+      const spoofed = { 'x-forwarded-for': `198.51.100.${i}` };
+      statuses.push((await web.get('/auth/verify?token=x', { headers: spoofed })).status);
+    }
+    // One client (127.0.0.1) whatever it claimed: its third guess meets the 2/15m limit.
+    expect(statuses).toEqual([400, 400, 429]);
   });
 });

@@ -33,9 +33,12 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  // Nothing the dashboard does may be refused by its Content-Security-Policy (gateway.ts).
+  const refused = dashboard?.cspViolations ?? [];
   await dashboard?.close();
   await server?.close();
   await fake?.close();
+  expect(refused).toEqual([]);
 });
 
 describe('settings in the dashboard', () => {

@@ -86,12 +86,20 @@ describe('dashboard sign-in', () => {
     expect((await server.auth.as(switched).get('/auth/me')).status).toBe(200);
   }, 60_000);
 
-  it('lands an external sign-in from /auth/callback#token=… and clears the fragment', async () => {
+  it('lands an external sign-in started in this browser at once, and clears the fragment', async () => {
     const account = await new Factories(server.database.db).account('owner');
     const context = await dashboard.context({ width: 1280 });
     const page = await context.newPage();
+    // What the login page's provider button leaves behind before leaving for the provider.
+    await page.goto('/login');
+    const started = await page.evaluate(() => {
+      const w = globalThis as unknown as BrowserGlobals;
+      const nonce = 'nonce-of-this-browser-0123';
+      w.localStorage.setItem('beckon.sign-in', JSON.stringify({ nonce, at: Date.now() }));
+      return nonce;
+    });
     const response = await page.goto(
-      `/auth/callback#token=${account.token}&org_id=${account.org.id}&user_id=${account.user.id}`,
+      `/auth/callback#token=${account.token}&org_id=${account.org.id}&user_id=${account.user.id}&client_state=${started}`,
     );
     // Served by the gateway as the dashboard, although /auth/* belongs to the authorization process.
     expect(response?.status()).toBe(200);
@@ -103,5 +111,82 @@ describe('dashboard sign-in', () => {
     await failed.goto('/auth/callback#error=the%20provider%20refused');
     await failed.getByText('the provider refused').waitFor();
     await failed.getByRole('link', { name: 'Back to sign-in' }).waitFor();
+  }, 60_000);
+
+  it('asks before taking a session this browser did not start (login CSRF), naming the account', async () => {
+    const f = new Factories(server.database.db);
+    const someone = await f.account('owner');
+    const context = await dashboard.context({ width: 1280 });
+    const page = await context.newPage();
+    // A link someone else made from their own sign-in.
+    await page.goto(
+      `/auth/callback#token=${someone.token}&org_id=${someone.org.id}&client_state=forged-nonce-0123456789`,
+    );
+    const email = someone.user.email;
+    await page.getByText('This sign-in was not started in this browser').waitFor();
+    await page.getByText(email).first().waitFor();
+    expect(await storedToken(page)).toBeNull();
+    expect(page.url()).not.toContain(someone.token);
+    // Cancel: not signed in, and the session the link carried is ended.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    expect(await storedToken(page)).toBeNull();
+    await expect.poll(async () => (await server.auth.as(someone.token).get('/auth/me')).status).toBe(401);
+
+    // Continuing is the person's choice (say, a magic link opened on another device).
+    const mine = await f.account('owner');
+    await page.goto(`/auth/callback#token=${mine.token}`);
+    await page.getByRole('button', { name: `Continue as ${mine.user.email}` }).click();
+    await page.getByRole('tab', { name: 'Inbox', selected: true }).waitFor();
+    expect(await storedToken(page)).toBe(mine.token);
+  }, 60_000);
+
+  it('signs in with a magic link asked for in this browser, and asks first for one asked elsewhere', async () => {
+    const mailbox = `magic-${Date.now()}@example.com`;
+    const context = await dashboard.context({ width: 1280 });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email address', { exact: true }).fill(mailbox);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    // Development mode (no mail server): the page links to the token itself.
+    await page.getByRole('link', { name: 'Open the sign-in link' }).click();
+    await page.getByRole('tab', { name: 'Inbox', selected: true }).waitFor();
+    const signedIn = (await storedToken(page))!;
+    expect(
+      (await server.auth.as(signedIn).get<{ user: { email: string } }>('/auth/me')).body.user.email,
+    ).toBe(mailbox);
+
+    // A link for another address, asked for by someone else and sent to this browser.
+    const other = `other-${Date.now()}@example.com`;
+    const asked = await server.auth.post<{ token: string }>('/auth/magic-link', { email: other });
+    const fresh = await (await dashboard.context({ width: 1280 })).newPage();
+    await fresh.goto(`/verify?token=${asked.body.token}`);
+    await fresh.getByRole('button', { name: `Continue as ${other}` }).waitFor();
+    expect(await storedToken(fresh)).toBeNull();
+    expect(dashboard.cspViolations).toEqual([]);
+  }, 60_000);
+
+  it('refuses a script injected into the page (Content-Security-Policy)', async () => {
+    const context = await dashboard.context({ width: 1280 });
+    const page = await context.newPage();
+    await page.goto('/login');
+    type Dom = {
+      document: {
+        createElement: (tag: string) => { textContent: string };
+        body: { append: (node: unknown) => void };
+      };
+      injected?: boolean;
+    };
+    const ran = await page.evaluate(() => {
+      const w = globalThis as unknown as Dom;
+      const script = w.document.createElement('script');
+      script.textContent = 'globalThis.injected = true';
+      w.document.body.append(script);
+      return w.injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => dashboard.cspViolations.length).toBe(1);
+    expect(dashboard.cspViolations[0]).toMatch(/script-src 'self'/);
+    dashboard.cspViolations.length = 0;
   }, 60_000);
 });

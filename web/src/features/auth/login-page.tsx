@@ -8,6 +8,7 @@ import { errorBody } from '../../lib/errors';
 import { Link } from '../../lib/router';
 import { authTrpc } from '../../lib/trpc';
 import { AuthLayout } from './auth-layout';
+import { providerSignInUrl, rememberEmailSignIn } from './pending-sign-in';
 import { startSession } from './sign-in';
 
 /** Display names of the external providers (docs/external-sign-in.md). */
@@ -44,6 +45,7 @@ function MagicLinkForm() {
   const request = useMutation(authTrpc.accounts.requestMagicLink.mutationOptions());
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    rememberEmailSignIn(email);
     request.mutate({ email: email.trim() });
   };
   if (request.data) {
@@ -120,7 +122,16 @@ export function LoginPage() {
         <div className="space-y-2">
           <p className="text-center text-xs text-gray-700">or continue with</p>
           {providers.map((provider) => (
-            <a key={provider} href={`/auth/oauth/${provider}`} className={`${buttonClass()} w-full`}>
+            <a
+              key={provider}
+              href={`/auth/oauth/${provider}`}
+              onClick={(event) => {
+                // With a nonce the callback recognises as this browser's (pending-sign-in.ts).
+                event.preventDefault();
+                window.location.assign(providerSignInUrl(provider));
+              }}
+              className={`${buttonClass()} w-full`}
+            >
               {PROVIDERS[provider]}
             </a>
           ))}

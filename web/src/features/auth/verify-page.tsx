@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { Link } from '../../lib/router';
 import { authTrpc } from '../../lib/trpc';
 import { AuthLayout } from './auth-layout';
-import { startSession } from './sign-in';
+import { ConfirmSignIn } from './confirm-sign-in';
+import { startedForEmail } from './pending-sign-in';
 
-/** `/verify?token=…`: the magic link's landing page. The token works once, so it is never retried. */
+/**
+ * `/verify?token=…`: the magic link's landing page. The token works once, so it is never retried.
+ * The session is taken at once when this browser asked for a link for that address; otherwise
+ * the person confirms the account first (ConfirmSignIn).
+ */
 export function VerifyPage({ token }: { token: string }) {
   const verify = useQuery({
     ...authTrpc.accounts.verifyMagicLink.queryOptions({ token }),
@@ -15,15 +19,17 @@ export function VerifyPage({ token }: { token: string }) {
     refetchOnWindowFocus: false,
     enabled: token !== '',
   });
-  useEffect(() => {
-    if (verify.data) startSession(verify.data.token);
-  }, [verify.data]);
   return (
     <AuthLayout title="Signing you in">
       {token === '' ? (
         <ErrorNotice error={new Error('This link has no token.')} />
       ) : verify.isError ? (
         <ErrorNotice error={verify.error} />
+      ) : verify.data ? (
+        <ConfirmSignIn
+          token={verify.data.token}
+          startedHere={(account) => startedForEmail(account.user.email)}
+        />
       ) : (
         <Loading label="Checking your sign-in link…" />
       )}

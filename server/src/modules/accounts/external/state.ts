@@ -10,6 +10,12 @@ export type Idp = (typeof IDPS)[number];
  */
 export const RETURN_TO = /^\/oauth\/interaction\/[A-Za-z0-9_-]{1,128}$/;
 
+/**
+ * What the dashboard may pass to be handed back with the session (`#…&client_state=`): a nonce it
+ * keeps, so it signs in only with a session from a flow this browser started (no login CSRF).
+ */
+export const CLIENT_STATE = /^[A-Za-z0-9_-]{16,128}$/;
+
 /** How long a started sign-in may take at the provider. */
 export const STATE_TTL_MS = 10 * 60_000;
 
@@ -19,6 +25,8 @@ const ZState = z.object({
   org_id: z.uuid().optional(),
   /** An OAuth authorization in progress to go back to (see RETURN_TO), instead of the dashboard. */
   return_to: z.string().optional(),
+  /** The dashboard's nonce for this sign-in, handed back in the fragment (see CLIENT_STATE). */
+  client_state: z.string().optional(),
   /** Seconds since the epoch, as in a JWT. */
   exp: z.number().int(),
 });

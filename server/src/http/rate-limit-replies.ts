@@ -1,0 +1,50 @@
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type AppError, toJsonRpcError, toTrpcCode } from '../errors';
+import { sendAppError } from './errors';
+
+/** The procedures named by a tRPC URL (`/trpc/a.b,c.d?batch=1` names two). */
+export function trpcCalls(url: string, prefix: string): string[] {
+  const query = url.indexOf('?');
+  const path = url.slice(prefix.length + 1, query === -1 ? undefined : query);
+  return path.split(',');
+}
+
+const isBatch = (request: FastifyRequest) =>
+  (request.query as { batch?: unknown } | undefined)?.batch === '1';
+
+/**
+ * A 429 in the shape of the surface asked: tRPC's error envelope (one per call of a batch, as the
+ * errorFormatter of trpc/init.ts shapes it), a JSON-RPC error for MCP (its `data` is the REST
+ * body), the REST body everywhere else; always with the error's headers (Retry-After, RateLimit).
+ */
+export function sendLimited(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+  surface: { trpcPrefix?: string; jsonRpc?: boolean } = {},
+) {
+  if (surface.trpcPrefix) {
+    const code = toTrpcCode(error.status);
+    const envelope = (path: string) => ({
+      error: {
+        message: error.body.error,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
+        data: { code, httpStatus: error.status, path, body: error.body },
+      },
+    });
+    const calls = trpcCalls(request.url, surface.trpcPrefix);
+    const body = isBatch(request) ? calls.map(envelope) : envelope(calls[0] ?? '');
+    return reply.code(error.status).headers(error.headers).type('application/json').send(body);
+  }
+  if (surface.jsonRpc) {
+    const message = request.body as { id?: unknown } | undefined;
+    const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+    return reply
+      .code(error.status)
+      .headers(error.headers)
+      .type('application/json')
+      .send({ jsonrpc: '2.0', id, error: toJsonRpcError(error) });
+  }
+  return sendAppError(reply, error);
+}
