@@ -64,8 +64,14 @@ export async function holdLiveness(
   const beat = () =>
     sql`insert into worker_heartbeats (pool_id) values (${poolId})
         on conflict (pool_id) do update set seen_at = now()`.catch(() => {});
-  await beat();
-  await lock();
+  try {
+    await beat();
+    await lock();
+  } catch (error) {
+    closing = true;
+    await connection.end({ timeout: 0 });
+    throw error;
+  }
   const heartbeat = setInterval(beat, Math.max(50, Math.floor(timeoutMs / 4)));
   return {
     release: async () => {
