@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
-import { registerErrorHandling } from './errors';
+import { AppError } from '../errors';
+import { registerErrorHandling, sendAppError } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
@@ -16,6 +17,9 @@ export function trustProxyOption(
 }
 
 export type AppOptions = { name: 'resource' | 'auth' };
+
+/** Routes that answer without the database (or say that it is down). */
+const OPERATIONS = new Set(['/health', '/ready', '/metrics']);
 
 /** A Fastify app with what both processes share: logging, errors, /health, /ready, /metrics. */
 export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance {
@@ -39,6 +43,16 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
   registerErrorHandling(app, BODY_LIMIT);
+  // While the database is known to be down every route but the operations ones answers 503 at
+  // once, as the procedures do (database-watch.ts): streams, downloads, inbound webhooks too.
+  const watch = deps.database;
+  if (watch) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (watch.isDown && !OPERATIONS.has(request.routeOptions.url ?? '')) {
+        return sendAppError(reply, AppError.databaseUnavailable());
+      }
+    });
+  }
   registerHealth(app, deps.sql, deps.database);
   registerMetrics(app, {
     sql: deps.sql,

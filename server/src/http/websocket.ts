@@ -6,6 +6,7 @@ import type { Identity } from '../auth/identity';
 import { can } from '../auth/permissions';
 import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
+import { isDatabaseUnavailable } from '../errors';
 import type { StreamEvent } from '../realtime/event-hub';
 import { MAX_UNREAD_BYTES, stillReads } from './agent-stream';
 
@@ -13,7 +14,8 @@ const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1
 
 /**
  * Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied,
- * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting): reconnect and refetch.
+ * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting) or the database cannot
+ * be reached: reconnect later and refetch.
  */
 const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
 
@@ -49,7 +51,14 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promi
         return socket.close(4400, 'bad auth message');
       }
       const { token } = message.data;
-      const identity = await resolveIdentity(deps, token).catch(() => null);
+      const identity = await resolveIdentity(deps, token).catch((error: unknown) =>
+        isDatabaseUnavailable(error) ? ('unavailable' as const) : null,
+      );
+      // Not a credential that failed: the client must not take it for a sign-out.
+      if (identity === 'unavailable') {
+        send(socket, { type: 'error', error: 'database unavailable' });
+        return socket.close(1013, 'database unavailable');
+      }
       if (!identity) {
         send(socket, { type: 'error', error: 'unauthorized' });
         return socket.close(4401, 'unauthorized');

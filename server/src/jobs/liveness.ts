@@ -17,7 +17,9 @@ import postgres from 'postgres';
  * database itself has been up for longer than the timeout (after an outage longer than the
  * timeout every heartbeat is stale: each pool first gets a full timeout to write a new one), and
  * its jobs were locked longer ago than the timeout (a pool that just started may hold jobs a
- * moment before its first heartbeat). What remains is a pool alive but cut off from the
+ * moment before its first heartbeat). After a failover to a standby (whose server has been up
+ * for long), the replicated heartbeats give every pool a timeout to reconnect and beat again.
+ * What remains is a pool alive but cut off from the
  * database for longer than the timeout: it cannot be told from a dead one, its jobs run again
  * elsewhere, and the deliveries it was making may arrive twice (same delivery id).
  */
@@ -64,8 +66,14 @@ export async function holdLiveness(
   const beat = () =>
     sql`insert into worker_heartbeats (pool_id) values (${poolId})
         on conflict (pool_id) do update set seen_at = now()`.catch(() => {});
-  await beat();
-  await lock();
+  try {
+    await beat();
+    await lock();
+  } catch (error) {
+    closing = true;
+    await connection.end({ timeout: 0 });
+    throw error;
+  }
   const heartbeat = setInterval(beat, Math.max(50, Math.floor(timeoutMs / 4)));
   return {
     release: async () => {

@@ -40,7 +40,14 @@ export async function startSupervisedPool(sql: Sql, options: PoolOptions, log: L
     } finally {
       events.off('pool:create', created);
     }
-    const liveness = id ? await holdLiveness(sql, options.connectionString, id, { timeoutMs }) : undefined;
+    let liveness: Liveness | undefined;
+    try {
+      liveness = id ? await holdLiveness(sql, options.connectionString, id, { timeoutMs }) : undefined;
+    } catch (error) {
+      // Not shown alive, it must not run: another start will be tried.
+      await runner.stop().catch(() => {});
+      throw error;
+    }
     const pool: Pool = { runner, liveness, id };
     current = pool;
     void runner.promise

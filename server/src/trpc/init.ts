@@ -38,7 +38,8 @@ export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 /** Every procedure answers 503 with Retry-After, and soon, while the database is unreachable. */
 const databaseGuard = t.middleware(({ ctx, next }) => {
-  const watch = ctx.deps.database;
+  // (`deps` may be absent in unit tests of the procedures themselves.)
+  const watch = ctx.deps?.database;
   return watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next();
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { Factories, HttpClient, startReceiver } from '../harness';
 import { openEventStream } from '../harness/sse';
 import {
@@ -41,6 +42,25 @@ afterAll(async () => {
   await client?.end({ timeout: 1 });
   await pg?.close();
 });
+
+/**
+ * Opens /api/ws, authenticates, and resolves with the close code, or 'open' once ready, or the
+ * HTTP status of a refused upgrade.
+ */
+function webSocketAuth(baseUrl: string, token: string) {
+  return new Promise<number | 'open'>((resolve, reject) => {
+    const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/api/ws`);
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'auth', token })));
+    socket.on('message', (raw) => {
+      if ((JSON.parse(raw.toString()) as { type: string }).type !== 'ready') return;
+      socket.close();
+      resolve('open');
+    });
+    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on('close', (code) => resolve(code));
+    socket.on('error', reject);
+  });
+}
 
 type Call = { path: string; started: number; ms: number; status: number; retryAfter: string | null };
 
@@ -100,6 +120,11 @@ describe('a database outage under load', () => {
     await pg.stop();
     const during = await timed('GET /api/items', () => api.get('/api/items'));
     const ready = await fetch(`${resource.url}/ready`);
+    const socketDuring = await webSocketAuth(resource.url, account.token);
+    const streamDuring = await fetch(`${resource.url}/mcp/sse`, {
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    const healthDuring = await fetch(`${resource.url}/health`);
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     await pg.start();
     const startedAt = Date.now();
@@ -119,6 +144,12 @@ describe('a database outage under load', () => {
     expect(during.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(ready.status).toBe(503);
     expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Refused (503) or closed with 1013 (try again later), never 4401: the dashboard must not take
+    // an outage for a sign-out.
+    expect([503, 1013]).toContain(socketDuring);
+    expect(streamDuring.status).toBe(503);
+    expect(streamDuring.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(healthDuring.status).toBe(200);
     const refused = calls.filter((c) => c.status === 503);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.every((c) => c.retryAfter !== null)).toBe(true);
@@ -130,6 +161,7 @@ describe('a database outage under load', () => {
     // After: requests succeed again, /ready, and nothing acknowledged was lost.
     expect(recovered).toBe(true);
     expect((await fetch(`${resource.url}/ready`)).status).toBe(200);
+    expect(await webSocketAuth(resource.url, account.token)).toBe('open');
     const stored = await client.sql<
       { id: string }[]
     >`select id from items where id = any(${created}::uuid[])`;

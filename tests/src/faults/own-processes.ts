@@ -57,7 +57,7 @@ export type ResourceProcess = {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
-  /** SIGTERM, and waits for the exit. */
+  /** SIGTERM, and waits for the exit (SIGKILL after 15 s). */
   stop: () => Promise<void>;
 };
 
@@ -105,7 +105,10 @@ export async function spawnResource(databaseUrl: string, env: Record<string, str
   }
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
+    // A process that does not stop in time is killed: a test must not leave one behind.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
+    clearTimeout(timer);
   };
   return { url, child, output: () => output, exited, stop } satisfies ResourceProcess;
 }

@@ -79,11 +79,43 @@ describe('an unreachable database', () => {
     session.release();
     expect(isDatabaseUnavailable(ended)).toBe(true);
     expect(toAppError(ended).status).toBe(503);
+    // The dead connection does not go back to the pool as if it were open (patched postgres.js).
+    for (let i = 0; i < 3; i++) expect(await server.database.sql`select 1 as one`).toEqual([{ one: 1 }]);
 
     const { db, end } = createDb(refusedUrl, { max: 1, connectTimeoutSeconds: 2 });
     const wrapped = await db.execute('select 1').catch((e: unknown) => e);
     await end({ timeout: 0 });
     expect(isDatabaseUnavailable(wrapped)).toBe(true);
+  });
+
+  it('a transaction whose connection is cut mid-query fails, and the pool goes on (patched postgres.js)', async () => {
+    const pool = postgres(server.database.url, { max: 1, onnotice: () => {} });
+    try {
+      let pid: number | null = null;
+      let afterCut: unknown = null;
+      const transaction = pool
+        .begin(async (tx) => {
+          [{ pid }] = await tx<[{ pid: number }]>`select pg_backend_pid() as pid`;
+          await tx`select pg_sleep(5)`.catch(async (error: unknown) => {
+            // A query after the cut must not run on a reconnected session, outside the transaction.
+            afterCut = await tx`select 1`.then(
+              () => 'ran outside the transaction',
+              (e: unknown) => e,
+            );
+            throw error;
+          });
+        })
+        .catch((error: unknown) => error);
+      for (let i = 0; i < 100 && pid === null; i++) await new Promise((r) => setTimeout(r, 20));
+      await server.database.sql`select pg_terminate_backend(${pid})`;
+      // Unpatched, the transaction's own rollback on the closed socket threw from an immediate
+      // callback: an uncaught exception that ended the process (and fails this test run).
+      expect(isDatabaseUnavailable(await transaction)).toBe(true);
+      expect(isDatabaseUnavailable(afterCut)).toBe(true);
+      expect(await pool`select 1 as one`).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end({ timeout: 1 });
+    }
   });
 
   it('does not take query errors for an outage', async () => {

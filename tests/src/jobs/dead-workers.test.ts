@@ -20,16 +20,15 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** A job locked a minute ago by `poolId`, as a worker that was then killed would leave it. */
-/** A due job held by `poolId` (added for later, so a running worker cannot take it before it is locked). */
 async function lockedJob(poolId: string) {
-  const sql = server.database.sql;
-  const [job] = await sql<{ id: string }[]>`
-    select id from graphile_worker.add_job('prune_expired', '{}'::json, job_key => ${hashToken(poolId)},
-                                           run_at => now() + interval '1 hour')`;
-  await sql`update graphile_worker._private_jobs
-                set locked_by = ${poolId}, locked_at = now() - interval '1 minute', run_at = now()
+  // One transaction: a running worker, woken by the insert, must not take the job before it is locked.
+  return server.database.sql.begin(async (tx) => {
+    const [job] = await tx<{ id: string }[]>`
+      select id from graphile_worker.add_job('prune_expired', '{}'::json, job_key => ${hashToken(poolId)})`;
+    await tx`update graphile_worker._private_jobs set locked_by = ${poolId}, locked_at = now() - interval '1 minute'
               where id = ${job!.id}`;
-  return job!.id;
+    return job!.id;
+  });
 }
 
 const lockedBy = async (id: string) =>
