@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../harness';
+import { checkAgentCredential, checkUnauthenticated, derivePermissions } from './access-checks';
+import { checkForeignIds, checkListsHoldNoForeignIds } from './foreign-checks';
+import { ownerKey, sessionsOf, thirdPartyToken } from './principals';
+import { type Call, caller, type Target, type Transport, targets } from './targets';
+import { type Tenant, tenant } from './tenants';
+
+type OpenApi = { paths: Record<string, Record<string, { security?: unknown[] }>> };
+
+/**
+ * The security sweep over one transport (REST or tRPC), for every procedure of both routers,
+ * walked from their metadata: no token → 401 with the challenge; a role without the permission →
+ * 403 naming it; an agent's key or a third-party token → only the item permissions, and no
+ * account operation; another organization's object → 404 and nothing of it changed.
+ */
+export function sweepSuite(transport: Transport) {
+  let server: TestServer;
+  let call: Call;
+  let a: Tenant;
+  let b: Tenant;
+  const all: Target[] = [...targets('resource'), ...targets('auth')];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    call = caller(server, transport);
+    a = await tenant(server);
+    b = await tenant(server);
+  });
+  afterAll(() => server?.close());
+
+  describe(`security sweep over ${transport}`, () => {
+    it('walks every procedure of both routers', () => {
+      // The resource and account APIs as served: a procedure without a route would escape REST.
+      expect(all.length).toBeGreaterThanOrEqual(85);
+      expect(new Set(all.map((t) => `${t.side} ${t.path}`)).size).toBe(all.length);
+    });
+
+    it('answers 401 with the challenge without a valid token, on every protected procedure', async () => {
+      const problems = await checkUnauthenticated(call, all);
+      expect(problems).toEqual([]);
+      // The OpenAPI documents say the same: a bearer requirement exactly where a token is needed.
+      const documents = {
+        resource: (await server.resource.get<OpenApi>('/api/openapi.json')).body,
+        auth: (await server.auth.get<OpenApi>('/auth/openapi.json')).body,
+      };
+      const documented = all.map((t) => {
+        const op = documents[t.side].paths[t.route]?.[t.method.toLowerCase()];
+        return `${t.path}: ${op ? (op.security?.length ?? 0) > 0 : 'undocumented'}`;
+      });
+      expect(documented).toEqual(all.map((t) => `${t.path}: ${t.protect}`));
+      // Public ones are few and named by their meta; none of them is an account or data route.
+      expect(all.filter((t) => !t.protect).map((t) => t.path)).toEqual([
+        'inbound.deliver',
+        'push.config',
+        'accounts.requestMagicLink',
+        'accounts.verifyMagicLink',
+        'accounts.signInOptions',
+        'accounts.devLogin',
+        'accounts.previewInvitation',
+      ]);
+    });
+
+    it('answers 403 naming the permission to a role without it, and lets a role with it through', async () => {
+      const { required, problems } = await derivePermissions(call, all, sessionsOf(server, a));
+      expect(problems).toEqual([]);
+      const guarded = [...required.values()].filter((p) => p !== null);
+      // Most procedures need a permission; those that do not only describe the caller or are public facts.
+      expect(guarded.length).toBeGreaterThan(60);
+      expect([...required].filter(([, p]) => p === null).map(([path]) => path)).toEqual([
+        'identity.whoAmI',
+        'billing.plans',
+        'push.unregister',
+        'push.devices',
+        'push.preferences',
+        'push.updatePreferences',
+        'accounts.me',
+        'accounts.logout',
+        'accounts.listOrgs',
+        'accounts.createOrg',
+        'accounts.switchOrg',
+        'accounts.listApiKeys',
+        'accounts.revokeApiKey',
+        'accounts.acceptInvitation',
+      ]);
+
+      // An agent's key and a third-party client's token: the item permissions, no account operation.
+      const key = await checkAgentCredential(call, all, required, (await ownerKey(a)).token);
+      const oauth = await checkAgentCredential(call, all, required, await thirdPartyToken(a));
+      expect([...key.problems, ...oauth.problems]).toEqual([]);
+      expect(oauth.sessionOnly).toEqual(key.sessionOnly);
+      // decisions.md: account operations need a person's own session; /auth/me accepts any token.
+      const accountOps = all.filter((t) => t.side === 'auth' && t.protect && t.path !== 'accounts.me');
+      expect(key.sessionOnly.filter((p) => p.startsWith('accounts.'))).toEqual(accountOps.map((t) => t.path));
+    });
+
+    it("answers 404 to another organization's ids and changes nothing of it", async () => {
+      const { problems, checked } = await checkForeignIds(call, all, {
+        token: a.token,
+        home: a,
+        victim: b,
+        control: true,
+      });
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(45);
+    });
+
+    it("keeps a key restricted to its agent's items away from the organization's other items", async () => {
+      const itemRoutes = all.filter((t) => t.route.startsWith('/items/'));
+      const { problems, checked } = await checkForeignIds(call, itemRoutes, {
+        token: (await ownerKey(a, 'own')).token,
+        home: a,
+        victim: a,
+        kinds: ['item'],
+      });
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(15);
+    });
+
+    it("shows none of another organization's ids in any list", async () => {
+      const { problems, lists, ids } = await checkListsHoldNoForeignIds(call, all, a.token, b);
+      expect(problems).toEqual([]);
+      expect(lists).toBeGreaterThan(15);
+      expect(ids).toBeGreaterThan(50);
+    });
+  });
+}
