@@ -59,8 +59,8 @@ export type ForeignOptions = {
 /**
  * For each procedure and each value that names an object, the same call with the object of
  * another organization at that place: a 404 (or a 400 naming that field, where the
- * specification makes an unknown reference a validation error), never the object; a list only
- * without it; an upsert by key (PUT) acts on the caller's own. The victim's data is compared
+ * specification makes an unknown reference a validation error), never the object; a list
+ * filtered by it shows nothing of it; an upsert by key (PUT) acts on the caller's own. The victim's data is compared
  * before and after: nothing of it may change.
  */
 export async function checkForeignIds(call: Call, targets: Target[], options: ForeignOptions) {
@@ -70,27 +70,37 @@ export async function checkForeignIds(call: Call, targets: Target[], options: Fo
     .flatMap((t) => {
       const all = positions(t);
       const kinds = (p: Position) => !options.kinds || options.kinds.includes(p.kind as Kind);
-      return all.filter((p) => p.kind !== 'global' && kinds(p)).map((p) => ({ t, all, p }));
+      const swept = all.filter((p) => p.kind !== 'global' && kinds(p));
+      // One foreign value at a time, and, where a route names several, all of them together
+      // (an attachment of the other organization's item: each alone would not match anyway).
+      const foreign = swept.map((p) => [p]);
+      if (swept.length > 1) foreign.push(swept);
+      return foreign.map((theirs) => ({ t, all, theirs }));
     });
   // The objects first (independent, so several at a time); then each call alone between two
   // snapshots of the victim, so a change is pinned on the call that made it.
-  const prepared = await inPool(units, PARALLEL, async ({ t, all, p }) => ({
+  const prepared = await inPool(units, PARALLEL, async ({ t, all, theirs }) => ({
     own: await ownValues(all, home),
-    theirs: await make(p.kind as Kind, victim, {}),
+    foreign: await ownValues(theirs, victim),
     sample: SAMPLE_INPUT[t.path]?.() ?? {},
   }));
   const problems: string[] = [];
-  for (const [i, { t, p }] of units.entries()) {
-    const { own, theirs, sample } = prepared[i]!;
+  for (const [i, { t, theirs }] of units.entries()) {
+    const { own, foreign, sample } = prepared[i]!;
     const before = await snapshot(victim.sql, victim.id);
-    const res = await call(t, token, { ...sample, ...own, [p.name]: theirs });
+    const res = await call(t, token, { ...sample, ...own, ...foreign });
     const after = await snapshot(victim.sql, victim.id);
-    const what = `${describeTarget(t)} with another organization's ${p.kind} as ${p.name}`;
+    const named = theirs.map((p) => `${p.kind} as ${p.name}`).join(' and ');
+    const what = `${describeTarget(t)} with another organization's ${named}`;
     const body = (res.body ?? {}) as Body;
     const leaked = [...idsIn(before)].filter((id) => res.text.includes(id));
     const refused =
-      (res.status === 404 && body.error === 'not found') || (res.status === 400 && body.fields?.[p.name]);
-    const harmless = res.status < 300 && (t.type === 'query' || t.method === 'PUT') && leaked.length === 0;
+      (res.status === 404 && body.error === 'not found') ||
+      (res.status === 400 && theirs.some((p) => body.fields?.[p.name]));
+    // A filter of a list (a query field) may match nothing; an upsert by key (PUT) makes the
+    // caller's own. An object named in the path of a read is a 404, whatever the answer shows.
+    const filter = t.type === 'query' && theirs.every((p) => !t.pathParams.includes(p.name));
+    const harmless = res.status < 300 && (filter || t.method === 'PUT') && leaked.length === 0;
     if (!refused && !harmless) problems.push(`${what}: ${show(res)}; expected 404`);
     if (leaked.length > 0) problems.push(`${what}: the answer holds its ids ${leaked.join(', ')}`);
     const changed = changedTables(before, after);

@@ -72,6 +72,40 @@ export function targets(side: Side): Target[] {
   });
 }
 
+type OpenApiOperation = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: Array<{ name: string; in: string; schema?: { format?: string } }>;
+};
+export type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOperation>> };
+
+/**
+ * The routes an OpenAPI document describes that no procedure serves (written by hand, such as the
+ * attachment download): swept over REST like the others, from what the document says of them.
+ */
+export function documentedOnly(side: Side, document: OpenApiDocument, procedures: Target[]): Target[] {
+  const served = new Set(procedures.map((t) => `${t.method} ${t.route}`));
+  return Object.entries(document.paths).flatMap(([route, operations]) =>
+    Object.entries(operations)
+      .filter(([method]) => !served.has(`${method.toUpperCase()} ${route}`))
+      .map(([method, op]): Target => {
+        const params = (op.parameters ?? []).filter((p) => p.in === 'path');
+        return {
+          side,
+          path: op.operationId ?? `${method} ${route}`,
+          type: method === 'get' ? 'query' : 'mutation',
+          method: method.toUpperCase(),
+          route,
+          protect: (op.security?.length ?? 0) > 0,
+          hasInput: params.length > 0,
+          pathParams: params.map((p) => p.name),
+          uuidFields: [],
+          fields: Object.fromEntries(params.map((p) => [p.name, { format: p.schema?.format }])),
+        };
+      }),
+  );
+}
+
 /** Values that fill the path parameters when the input's content does not matter (401, 403). */
 export function placeholderInput(target: Target): Record<string, string> {
   return Object.fromEntries(
