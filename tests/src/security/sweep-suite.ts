@@ -12,8 +12,40 @@ import {
   type Target,
   type Transport,
   targets,
+  withoutRoute,
 } from './targets';
 import { type Tenant, tenant } from './tenants';
+
+/**
+ * Where the specification names the permission of a route (interface.md, Administration and
+ * Billing): the derived permissions must agree with it.
+ */
+const SPECIFIED_PERMISSIONS: Record<string, string> = {
+  'GET /admin/users': 'users.invite',
+  'POST /admin/users/{user_id}/role': 'users.change_role',
+  'POST /admin/users/{user_id}/deactivate': 'users.remove',
+  'GET /admin/org': 'org.manage',
+  'PATCH /admin/org': 'org.manage',
+  'GET /admin/usage': 'org.manage',
+  'POST /admin/agents': 'agents.manage',
+  'GET /admin/teams': 'teams.manage_members',
+  'POST /admin/teams': 'teams.create',
+  'PATCH /admin/teams/{team_id}': 'teams.manage_members',
+  'DELETE /admin/teams/{team_id}': 'teams.delete',
+  'GET /admin/teams/{team_id}/members': 'teams.manage_members',
+  'POST /admin/teams/{team_id}/members': 'teams.manage_members',
+  'DELETE /admin/teams/{team_id}/members/{user_id}': 'teams.manage_members',
+  'GET /admin/roles': 'users.invite',
+  'POST /admin/roles': 'users.change_role',
+  'PATCH /admin/roles/{role_id}': 'users.change_role',
+  'DELETE /admin/roles/{role_id}': 'users.change_role',
+  'POST /admin/invitations': 'users.invite',
+  'GET /admin/invitations': 'users.invite',
+  'POST /admin/invitations/{id}/revoke': 'users.invite',
+  'GET /billing/subscription': 'org.billing',
+  'POST /billing/checkout': 'org.billing',
+  'POST /billing/portal': 'org.billing',
+};
 
 /**
  * The security sweep over one transport (REST or tRPC), for every procedure of both routers,
@@ -47,7 +79,8 @@ export function sweepSuite(transport: Transport) {
 
   describe(`security sweep over ${transport}`, () => {
     it('walks every procedure of both routers', () => {
-      // The resource and account APIs as served: a procedure without a route would escape REST.
+      // Every procedure has its route (one without would escape the sweep on both transports).
+      expect([...withoutRoute('resource'), ...withoutRoute('auth')]).toEqual([]);
       expect(procedures.length).toBeGreaterThanOrEqual(85);
       expect(new Set(all.map((t) => `${t.side} ${t.path}`)).size).toBe(all.length);
       const handWritten = all.filter((t) => !procedures.includes(t)).map((t) => t.route);
@@ -78,6 +111,13 @@ export function sweepSuite(transport: Transport) {
     it('answers 403 naming the permission to a role without it, and lets a role with it through', async () => {
       const { required, problems } = await derivePermissions(call, all, sessionsOf(server, a));
       expect(problems).toEqual([]);
+      const resource = all.filter((t) => t.side === 'resource');
+      const derived = Object.fromEntries(
+        resource.map((t) => [`${t.method} ${t.route}`, required.get(t.path)]),
+      );
+      for (const [route, permission] of Object.entries(SPECIFIED_PERMISSIONS)) {
+        expect(`${route}: ${derived[route]}`).toBe(`${route}: ${permission}`);
+      }
       const guarded = [...required.values()].filter((p) => p !== null);
       // Most procedures need a permission; those that do not only describe the caller or are public facts.
       expect(guarded.length).toBeGreaterThan(60);
