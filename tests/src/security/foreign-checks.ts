@@ -1,7 +1,16 @@
 import { isDeepStrictEqual } from 'node:util';
 import { PARALLEL } from './access-checks';
 import { type Answer, type Call, describeTarget, inPool, type Target } from './targets';
-import { idsIn, type Kind, kindOf, make, type Position, snapshot, type Tenant } from './tenants';
+import {
+  idsIn,
+  type Kind,
+  kindOf,
+  make,
+  NAMED_REFERENCES,
+  type Position,
+  snapshot,
+  type Tenant,
+} from './tenants';
 
 /**
  * What a call needs besides the ids it names, so that the only thing wrong with it is whose the
@@ -22,11 +31,15 @@ const SAMPLE_INPUT: Record<string, () => Record<string, unknown>> = {
   'accounts.createApiKey': () => ({ label: 'sweep' }),
 };
 
-/** The values of a route that name objects, in path order, then the other UUID fields. */
+/** The values of a route that name objects: in path order, then the other UUID fields, then names. */
 export function positions(t: Target): Position[] {
   return [
     ...t.pathParams.map((name) => ({ name, kind: kindOf(t.route, name, true) })),
     ...t.uuidFields.map((name) => ({ name, kind: kindOf(t.route, name, false) })),
+    // References by name rather than by UUID (a template's name in an item's creation).
+    ...Object.keys(t.fields)
+      .filter((name) => NAMED_REFERENCES.includes(name) && !t.pathParams.includes(name))
+      .map((name) => ({ name, kind: kindOf(t.route, name, false) })),
   ];
 }
 

@@ -131,7 +131,11 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   key_id: 'api-key',
   org_id: 'organization',
   plan_id: 'global',
+  template: 'template',
 };
+
+/** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */
+export const NAMED_REFERENCES = ['template'];
 
 /** One value of a route that names an object: where it stands and what it names. */
 export type Position = { name: string; kind: Kind | 'global' };
