@@ -49,6 +49,12 @@ async function ownValues(list: Position[], tenant: Tenant) {
   return chosen;
 }
 
+/** The values as the input takes them: a field holding a list of UUIDs gets a list of one. */
+const asInput = (t: Target, values: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(values).map(([name, v]) => [name, t.fields[name]?.format === 'uuid[]' ? [v] : v]),
+  );
+
 type Body = { error?: string; fields?: Record<string, string> };
 const show = (a: Answer) => `${a.status} ${a.text.slice(0, 200)}`;
 
@@ -101,7 +107,7 @@ export async function checkForeignIds(call: Call, targets: Target[], options: Fo
   for (const [i, { t, theirs }] of units.entries()) {
     const { own, foreign, sample } = prepared[i]!;
     const before = await snapshot(victim.sql, victim.id);
-    const res = await call(t, token, { ...sample, ...own, ...foreign });
+    const res = await call(t, token, { ...sample, ...asInput(t, own), ...asInput(t, foreign) });
     const after = await snapshot(victim.sql, victim.id);
     const named = theirs.map((p) => `${p.kind} as ${p.name}`).join(' and ');
     const what = `${describeTarget(t)} with another organization's ${named}`;
@@ -109,11 +115,15 @@ export async function checkForeignIds(call: Call, targets: Target[], options: Fo
     const leaked = [...idsIn(before)].filter((id) => res.text.includes(id));
     const refused =
       (res.status === 404 && body.error === 'not found') ||
-      (res.status === 400 && theirs.some((p) => body.fields?.[p.name]));
+      (res.status === 400 &&
+        theirs.some((p) =>
+          Object.keys(body.fields ?? {}).some((f) => f === p.name || f.startsWith(`${p.name}.`)),
+        ));
     // A filter of a list (a query field) may match nothing; an upsert by key (PUT) makes the
     // caller's own. An object named in the path of a read is a 404, whatever the answer shows.
-    const filter = t.type === 'query' && theirs.every((p) => !t.pathParams.includes(p.name));
-    const harmless = res.status < 300 && (filter || t.method === 'PUT') && leaked.length === 0;
+    const inPath = theirs.some((p) => t.pathParams.includes(p.name));
+    const upsert = t.method === 'PUT' && theirs.every((p) => t.pathParams.includes(p.name));
+    const harmless = res.status < 300 && ((t.type === 'query' && !inPath) || upsert) && leaked.length === 0;
     if (!refused && !harmless) problems.push(`${what}: ${show(res)}; expected 404`);
     if (leaked.length > 0) problems.push(`${what}: the answer holds its ids ${leaked.join(', ')}`);
     const changed = changedTables(before, after);
@@ -121,7 +131,7 @@ export async function checkForeignIds(call: Call, targets: Target[], options: Fo
   }
   if (options.control) {
     const controls = await inPool([...units.entries()], PARALLEL, ([i, { t }]) =>
-      call(t, token, { ...prepared[i]!.sample, ...prepared[i]!.own }),
+      call(t, token, { ...prepared[i]!.sample, ...asInput(t, prepared[i]!.own) }),
     );
     for (const [i, { t }] of units.entries()) {
       const control = controls[i]!;

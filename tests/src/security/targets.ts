@@ -25,7 +25,7 @@ export type Target = {
   protect: boolean;
   hasInput: boolean;
   pathParams: string[];
-  /** Top-level input fields whose JSON Schema says `format: uuid` and that are not path parameters. */
+  /** Top-level input fields holding UUIDs (`format: uuid`, or a list of them), not path parameters. */
   uuidFields: string[];
   /** Top-level input fields of the input schema. */
   fields: Record<string, { format?: string }>;
@@ -35,7 +35,14 @@ const ROUTERS: Record<Side, AnyTRPCRouter> = { resource: appRouter, auth: authRo
 const REST_PREFIX: Record<Side, string> = { resource: '/api', auth: '/auth' };
 const TRPC_PREFIX: Record<Side, string> = { resource: '/trpc', auth: '/auth/trpc' };
 
-type JsonSchema = { properties?: Record<string, { format?: string; anyOf?: Array<{ format?: string }> }> };
+type Property = { format?: string; items?: { format?: string }; anyOf?: Property[] };
+type JsonSchema = { properties?: Record<string, Property> };
+
+/** `uuid`, `uuid[]` for a list of UUIDs, or the property's other format. */
+const formatOf = (p: Property): string | undefined =>
+  p.format ??
+  (p.items?.format ? `${p.items.format}[]` : undefined) ??
+  p.anyOf?.map(formatOf).find((f) => f !== undefined);
 
 function inputFields(procedure: AnyTRPCProcedure): Target['fields'] {
   const input = procedure._def.inputs[0];
@@ -43,10 +50,7 @@ function inputFields(procedure: AnyTRPCProcedure): Target['fields'] {
   // Every procedure's input is a zod 4 schema (the contracts'); its JSON Schema names the UUIDs.
   const schema = z.toJSONSchema(input as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return Object.fromEntries(
-    Object.entries(schema.properties ?? {}).map(([name, property]) => [
-      name,
-      { format: property.format ?? property.anyOf?.find((p) => p.format)?.format },
-    ]),
+    Object.entries(schema.properties ?? {}).map(([name, property]) => [name, { format: formatOf(property) }]),
   );
 }
 
@@ -66,7 +70,9 @@ export function targets(side: Side): Target[] {
       protect: meta.openapi.protect !== false,
       hasInput,
       pathParams,
-      uuidFields: Object.keys(fields).filter((f) => fields[f]!.format === 'uuid' && !pathParams.includes(f)),
+      uuidFields: Object.keys(fields).filter(
+        (f) => fields[f]!.format?.startsWith('uuid') && !pathParams.includes(f),
+      ),
       fields,
     };
   });
