@@ -19,15 +19,17 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // tRPC clients get the same status and body as REST, under `data`.
+    // tRPC clients get the same status and body as REST, under `data`. Never the stack trace
+    // tRPC adds outside production: it holds the cause's message, which a 500 must not show.
     errorFormatter({ shape, error }) {
       const app = toAppError(error);
       const code = toTrpcCode(app.status);
+      const { stack: _stack, ...data } = shape.data;
       return {
         ...shape,
         code: TRPC_ERROR_CODES_BY_KEY[code],
         message: app.body.error,
-        data: { ...shape.data, code, httpStatus: app.status, body: app.body },
+        data: { ...data, code, httpStatus: app.status, body: app.body },
       };
     },
   });

@@ -161,6 +161,16 @@ describe('tRPC errors', () => {
     expect(limited.headers.get('retry-after')).toBe('30');
   });
 
+  it('answer 500 with nothing of the cause: no message, no stack trace (outside production too)', async () => {
+    const res = await server.resource.post('/trpc/probe.fail', { status: 599 });
+    expect(res.status).toBe(500);
+    expect(res.text).not.toContain('secret');
+    const error = (res.body as { error: { message: string; data: Record<string, unknown> } }).error;
+    expect(error.message).toBe('internal error');
+    expect(error.data).not.toHaveProperty('stack');
+    expect(error.data.body).toEqual({ error: 'internal error' });
+  });
+
   it('report invalid input with named fields', async () => {
     const res = await server.resource.post('/trpc/probe.echo', { name: 1, count: 1 });
     expect(res.status).toBe(400);

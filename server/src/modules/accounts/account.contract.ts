@@ -51,7 +51,13 @@ const tags = ['auth'];
 const protect = true;
 export const accountMeta = {
   signInOptions: {
-    openapi: { method: 'GET', path: '/config', tags, summary: 'Sign-in methods this deployment offers' },
+    openapi: {
+      method: 'GET',
+      path: '/config',
+      protect: false,
+      tags,
+      summary: 'Sign-in methods this deployment offers',
+    },
   },
   me: {
     openapi: { method: 'GET', path: '/me', protect, tags, summary: 'The identity, user and organization' },

@@ -30,6 +30,7 @@ export const magicLinkMeta = {
     openapi: {
       method: 'POST',
       path: '/magic-link',
+      protect: false,
       tags,
       summary: 'Email a sign-in link',
       description:
@@ -40,6 +41,7 @@ export const magicLinkMeta = {
     openapi: {
       method: 'GET',
       path: '/verify',
+      protect: false,
       tags,
       summary: 'Exchange a link token for a session',
       description:
@@ -50,6 +52,7 @@ export const magicLinkMeta = {
     openapi: {
       method: 'POST',
       path: '/dev-login',
+      protect: false,
       tags,
       summary: 'Development sign-in without mail (DEV_LOGIN_ENABLED=true only; 404 otherwise)',
       description:

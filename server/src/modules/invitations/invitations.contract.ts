@@ -98,6 +98,7 @@ export const invitationMeta = {
     openapi: {
       method: 'GET',
       path: '/invitations/{code}',
+      protect: false,
       tags,
       summary: 'Preview an invitation (organization, role, expiry; no secrets)',
       description: '404 for an unknown code, 410 once revoked, expired or used up.',

@@ -154,6 +154,7 @@ export const pushMeta = {
     openapi: {
       method: 'GET',
       path: '/push/config',
+      protect: false,
       tags,
       summary: 'Public client settings for subscribing (no token needed)',
     },

@@ -1,0 +1,4 @@
+import { sweepSuite } from './sweep-suite';
+
+// Every procedure of both routers over REST (tests/src/security/sweep-suite.ts says what is checked).
+sweepSuite('rest');
