@@ -3612,6 +3612,5 @@ export type ErrorShape = {
       [key: string]: unknown;
     };
     path?: string;
-    stack?: string;
   };
 };

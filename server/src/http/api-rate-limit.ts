@@ -6,8 +6,8 @@ import type { Deps } from '../deps';
 import { addressSubject } from '../rate-limit/client-address';
 import { LocalFirstCounter } from '../rate-limit/local-counter';
 import { isLimited, policyOf, rateLimitedError } from '../rate-limit/policy';
-import { sendLimited, trpcCalls } from './rate-limit-replies';
 import type {} from './request-state';
+import { sendInSurfaceShape, trpcCalls } from './surface-replies';
 
 type Surface = 'rest' | 'trpc' | 'mcp' | null;
 
@@ -65,7 +65,7 @@ export function registerApiRateLimit(app: FastifyInstance, deps: Deps): void {
       request.rateLimitError = error;
       return false;
     }
-    sendLimited(request, reply, error, { trpcPrefix: surface === 'trpc' ? '/trpc' : undefined });
+    sendInSurfaceShape(request, reply, error, { trpcPrefix: surface === 'trpc' ? '/trpc' : undefined });
     return true;
   };
 
@@ -99,6 +99,6 @@ export function registerApiRateLimit(app: FastifyInstance, deps: Deps): void {
 
 /** The preHandler of POST /mcp: the 429 as a JSON-RPC error answering the request's id. */
 export function rejectLimitedMcp(request: FastifyRequest, reply: FastifyReply, done: () => void) {
-  if (request.rateLimitError) sendLimited(request, reply, request.rateLimitError, { jsonRpc: true });
+  if (request.rateLimitError) sendInSurfaceShape(request, reply, request.rateLimitError, { jsonRpc: true });
   else done();
 }

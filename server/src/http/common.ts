@@ -1,10 +1,11 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
-import { registerErrorHandling, sendAppError } from './errors';
+import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
+import { sendInSurfaceShape, surfaceOf } from './surface-replies';
 
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -49,7 +50,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
   if (watch) {
     app.addHook('onRequest', async (request, reply) => {
       if (watch.isDown && !OPERATIONS.has(request.routeOptions.url ?? '')) {
-        return sendAppError(reply, AppError.databaseUnavailable());
+        return sendInSurfaceShape(request, reply, AppError.databaseUnavailable(), surfaceOf(request.url));
       }
     });
   }

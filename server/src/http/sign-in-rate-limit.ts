@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { addressSubject } from '../rate-limit/client-address';
 import { countNow } from '../rate-limit/direct';
 import { type PolicyName, rateLimitHeaders } from '../rate-limit/policy';
-import { sendLimited, trpcCalls } from './rate-limit-replies';
+import { sendInSurfaceShape, trpcCalls } from './surface-replies';
 
 /**
  * The authorization process's guessable or mail-sending routes, by `<METHOD> <route>`, and the
@@ -82,7 +82,7 @@ export function registerSignInRateLimits(app: FastifyInstance, deps: Deps): void
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const trpc = request.routeOptions.url?.startsWith(`${TRPC_PREFIX}/`);
-      return sendLimited(request, reply, error, { trpcPrefix: trpc ? TRPC_PREFIX : undefined });
+      return sendInSurfaceShape(request, reply, error, { trpcPrefix: trpc ? TRPC_PREFIX : undefined });
     }
   });
 }

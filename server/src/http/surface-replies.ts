@@ -14,11 +14,12 @@ const isBatch = (request: FastifyRequest) =>
   (request.query as { batch?: unknown } | undefined)?.batch === '1';
 
 /**
- * A 429 in the shape of the surface asked: tRPC's error envelope (one per call of a batch, as the
+ * An error answered before the procedure runs (a 429, a 503 while the database is down) in the
+ * shape of the surface asked: tRPC's error envelope (one per call of a batch, as the
  * errorFormatter of trpc/init.ts shapes it), a JSON-RPC error for MCP (its `data` is the REST
  * body), the REST body everywhere else; always with the error's headers (Retry-After, RateLimit).
  */
-export function sendLimited(
+export function sendInSurfaceShape(
   request: FastifyRequest,
   reply: FastifyReply,
   error: AppError,
@@ -47,4 +48,11 @@ export function sendLimited(
       .send({ jsonrpc: '2.0', id, error: toJsonRpcError(error) });
   }
   return sendAppError(reply, error);
+}
+
+/** The surface of a request by its URL: the tRPC prefixes of both processes, MCP, else REST. */
+export function surfaceOf(url: string): { trpcPrefix?: string; jsonRpc?: boolean } {
+  const trpcPrefix = ['/trpc', '/auth/trpc'].find((prefix) => url.startsWith(`${prefix}/`));
+  if (trpcPrefix) return { trpcPrefix };
+  return url === '/mcp' || url.startsWith('/mcp?') ? { jsonRpc: true } : {};
 }
