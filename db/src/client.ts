@@ -33,6 +33,30 @@ export function createSql(url: string, options: DbOptions = {}): Sql {
   });
 }
 
+/** Options of a dedicated connection beyond its name: notifications, reconnection callbacks. */
+type DedicatedOptions = { onnotify?: (channel: string, payload: string) => void; onclose?: () => void };
+
+/**
+ * One long-lived connection of its own (LISTEN, a session advisory lock): never closed for being
+ * idle nor recycled, reconnecting soon after the database is back (postgres.js's own delay grows
+ * to 20 s), named in pg_stat_activity.
+ */
+export function dedicatedConnection(
+  url: string,
+  applicationName: string,
+  options: DedicatedOptions = {},
+): Sql {
+  return postgres(url, {
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: null,
+    backoff: reconnectBackoff,
+    onnotice: () => {},
+    connection: { application_name: applicationName },
+    ...options,
+  } as postgres.Options<Record<string, never>>);
+}
+
 /**
  * `sql` and drizzle's `db` (migrations, test factories, scripts). They are separate clients
  * because drizzle replaces the JSON and date (de)serializers of the client it is given.

@@ -1,5 +1,4 @@
-import { reconnectBackoff } from '@beckon/db';
-import postgres from 'postgres';
+import { dedicatedConnection } from '@beckon/db';
 
 /** The channel the database triggers notify (migrations 0002, 0005, 0006); the name is historical. */
 export const INVALIDATION_CHANNEL = 'beckon_identity';
@@ -72,19 +71,13 @@ export class Invalidations {
       }
       relistening = false;
     };
-    const connection = postgres(url, {
-      max: 1,
-      idle_timeout: 0,
-      max_lifetime: null,
-      backoff: reconnectBackoff,
-      onnotice: () => {},
-      connection: { application_name: LISTENER_NAME },
+    const connection = dedicatedConnection(url, LISTENER_NAME, {
       onnotify: (_channel: string, message: string) => this.handle(message),
       onclose: () => {
         this.setLive(false);
         if (!closing) void relisten();
       },
-    } as postgres.Options<Record<string, never>>);
+    });
     await subscribe();
     return {
       close: async () => {

@@ -1,5 +1,4 @@
-import { reconnectBackoff, type Sql } from '@beckon/db';
-import postgres from 'postgres';
+import { dedicatedConnection, type Sql } from '@beckon/db';
 
 /**
  * Which worker pools are alive, so the jobs of a dead one are handed back within a minute
@@ -40,13 +39,7 @@ export async function holdLiveness(
 ): Promise<Liveness> {
   let closing = false;
   let relocking: Promise<void> | null = null;
-  const connection = postgres(url, {
-    max: 1,
-    idle_timeout: 0,
-    max_lifetime: null,
-    backoff: reconnectBackoff,
-    onnotice: () => {},
-    connection: { application_name: 'beckon-worker-liveness' },
+  const connection = dedicatedConnection(url, 'beckon-worker-liveness', {
     // Called for every connection that closes, failed reconnection attempts included: one loop.
     onclose: () => {
       if (!closing) relocking ??= relock().finally(() => (relocking = null));

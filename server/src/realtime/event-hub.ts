@@ -1,5 +1,5 @@
-import { reconnectBackoff, type Sql } from '@beckon/db';
-import postgres from 'postgres';
+import { dedicatedConnection, type Sql } from '@beckon/db';
+import type postgres from 'postgres';
 
 export const EVENTS_CHANNEL = 'beckon_events';
 
@@ -36,15 +36,7 @@ export class EventHub {
   constructor(private readonly sql: Sql) {}
 
   async listen(url: string): Promise<void> {
-    this.connection = postgres(url, {
-      max: 1,
-      idle_timeout: 0,
-      max_lifetime: null,
-      // Re-listens soon after the database is back (postgres.js's own delay grows to 20 s).
-      backoff: reconnectBackoff,
-      onnotice: () => {},
-      connection: { application_name: 'beckon-events-listener' },
-    } as postgres.Options<Record<string, never>>);
+    this.connection = dedicatedConnection(url, 'beckon-events-listener');
     let listened = false;
     await this.connection.listen(
       EVENTS_CHANNEL,
