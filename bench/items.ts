@@ -88,8 +88,16 @@ export async function answerItems(sql: Sql, orgId: string, url: string, token: s
  * Callback deliveries per second: `count` callback jobs enqueued at once (as answers would),
  * delivered by the resource process's worker to a local receiver.
  */
-export async function deliverCallbacks(sql: Sql, orgId: string, count: number) {
+/**
+ * Deliveries: `count` jobs, half callbacks and half webhook deliveries of one item event, to a
+ * local receiver. The jobs are enqueued first, in one statement, and the clock starts when they
+ * are committed: this measures delivery (fetch, sign, POST, record, complete), not the bulk
+ * enqueue (thousands of add_job calls in one statement take seconds, during which no worker can
+ * see a job; item changes enqueue theirs one statement each, measured by the creation benchmark).
+ */
+export async function deliverJobs(sql: Sql, orgId: string, count: number) {
   let received = 0;
+  const kinds = { callback: 0, webhook: 0 };
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => {
     done = resolve;
@@ -99,23 +107,35 @@ export async function deliverCallbacks(sql: Sql, orgId: string, count: number) {
     req.on('end', () => {
       res.end();
       received += 1;
+      kinds[req.url === '/webhook' ? 'webhook' : 'callback'] += 1;
       if (received === count) done();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const address = receiver.address();
-  const target = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const [item] = await sql<{ id: string }[]>`select id from items where org_id = ${orgId} limit 1`;
-  const started = Date.now();
+  const [event] = await sql<{ id: string }[]>`
+    select id from events where org_id = ${orgId} and item_id = ${item!.id} limit 1`;
+  const [hook] = await sql<{ id: string }[]>`
+    insert into webhooks (org_id, name, url, events, secret, active)
+    values (${orgId}, 'bench', ${`${base}/webhook`}, '{}', 'bench-secret', true) returning id`;
+  const half = Math.floor(count / 2);
   await sql`
     select graphile_worker.add_job('deliver_callback', json_build_object(
       'delivery_id', gen_random_uuid(), 'org_id', ${orgId}::uuid, 'item_id', ${item!.id}::uuid,
-      'event', 'item.answered', 'url', ${target}::text, 'body', '{"status":"answered"}', 'attempt', 1), max_attempts => 1)
-      from generate_series(1, ${count})`;
+      'event', 'item.answered', 'url', ${`${base}/callback`}::text, 'body', '{"status":"answered"}', 'attempt', 1), max_attempts => 1)
+      from generate_series(1, ${half})
+    union all
+    select graphile_worker.add_job('deliver_webhook', json_build_object(
+      'webhook_id', ${hook!.id}::uuid, 'event_id', ${event!.id}::uuid, 'delivery_id', gen_random_uuid(),
+      'attempt', 1), max_attempts => 1)
+      from generate_series(1, ${count - half})`;
+  const started = Date.now();
   const timeout = setTimeout(done, 120_000);
   await finished;
   clearTimeout(timeout);
   const seconds = (Date.now() - started) / 1000;
   receiver.close();
-  return { delivered: received, seconds, perSecond: Math.round(received / seconds) };
+  return { delivered: received, ...kinds, seconds, perSecond: Math.round(received / seconds) };
 }

@@ -2,7 +2,7 @@
 // embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
 import { answerToStream, mcpNotify } from './agents';
-import { answerItems, createItems, deliverCallbacks, listItems, seedItems } from './items';
+import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
 import {
   agentKey,
   benchDatabase,
@@ -86,10 +86,10 @@ try {
   }
 
   if (!only || only === 'items' || only === 'callbacks') {
-    await createItems(server.url, token, 1, 1); // an item for the callbacks to refer to
-    const callbacks = await deliverCallbacks(database.sql, orgId, 5000);
+    await createItems(server.url, token, 1, 1); // an item (and its event) for the deliveries
+    const deliveries = await deliverJobs(database.sql, orgId, 5000);
     notes.push(
-      `callbacks: ${callbacks.delivered} delivered in ${callbacks.seconds.toFixed(2)} s = ${callbacks.perSecond}/s (target >= 1,000/s)`,
+      `deliveries: ${deliveries.delivered} (${deliveries.callback} callbacks, ${deliveries.webhook} webhooks) in ${deliveries.seconds.toFixed(2)} s = ${deliveries.perSecond}/s (target >= 1,500/s)`,
     );
   }
 
