@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import {
 } from '@beckon/db';
 import { migrateAll } from '@beckon/server/database';
 import { freePort } from '../harness';
+import { collectOutput } from '../harness/child-output';
 
 /**
  * What fault tests own, so they can break it: an embedded PostgreSQL of their own (never the
@@ -81,19 +81,13 @@ export async function spawnResource(databaseUrl: string, env: Record<string, str
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
+  const output = collectOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => rm(dataDir, { recursive: true, force: true }));
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`resource process exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`resource process did not start:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`resource process exited:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`resource process did not start:\n${output()}`);
     if (
       await fetch(`${url}/health`).then(
         (r) => r.ok,
@@ -110,40 +104,11 @@ export async function spawnResource(databaseUrl: string, env: Record<string, str
     await exited;
     clearTimeout(timer);
   };
-  return { url, child, output: () => output, exited, stop } satisfies ResourceProcess;
+  return { url, child, output, exited, stop } satisfies ResourceProcess;
 }
 
 /** A drizzle + postgres.js client on the fault test's database, for factories and checks. */
 export const openClient = (url: string) => createDb(url, { max: 2, applicationName: 'beckon-fault-test' });
-
-export type Delivery = { at: number; headers: IncomingHttpHeaders; body: string };
-
-/** A callback receiver that takes `delayMs` to answer each request, so deliveries are in flight. */
-export async function startSlowReceiver(delayMs: number) {
-  const received: Delivery[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ at: Date.now(), headers: req.headers, body });
-      setTimeout(() => res.end(), delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** Polls `check` until it holds or `timeoutMs` passes; returns whether it held. */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number) {

@@ -1,15 +1,13 @@
 import { verifySignature } from '@beckon/server/delivery/sign';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, HttpClient } from '../harness';
+import { Factories, HttpClient, type Received, startReceiver } from '../harness';
 import {
-  type Delivery,
   eventually,
   type OwnPostgres,
   openClient,
   type ResourceProcess,
   spawnResource,
   startOwnPostgres,
-  startSlowReceiver,
 } from './own-processes';
 
 /**
@@ -65,8 +63,8 @@ const lockedJobs = async () =>
   );
 
 /** Every item's callback arrived; deliveries sent twice carry the same bytes and signature. */
-function checkDeliveries(received: Delivery[], ids: string[], secret: string) {
-  const byDelivery = new Map<string, Delivery[]>();
+function checkDeliveries(received: Received[], ids: string[], secret: string) {
+  const byDelivery = new Map<string, Received[]>();
   for (const d of received) {
     const id = String(d.headers['x-service-delivery']);
     byDelivery.set(id, [...(byDelivery.get(id) ?? []), d]);
@@ -88,7 +86,7 @@ function checkDeliveries(received: Delivery[], ids: string[], secret: string) {
 describe('kill -9 of the resource process mid-delivery', () => {
   it('restarted at once: every callback arrives within a minute, same signed bytes', async () => {
     const account = await new Factories(client.db).account('owner');
-    const receiver = await startSlowReceiver(150);
+    const receiver = await startReceiver(undefined, { delayMs: 150 });
     try {
       const first = await start();
       const api = new HttpClient(first.url, account.token);
@@ -123,7 +121,7 @@ describe('kill -9 of the resource process mid-delivery', () => {
 
   it('with a second process running: it hands back the jobs of the dead one, no restart needed', async () => {
     const account = await new Factories(client.db).account('owner');
-    const receiver = await startSlowReceiver(150);
+    const receiver = await startReceiver(undefined, { delayMs: 150 });
     try {
       const [doomed, survivor] = await Promise.all([start(), start()]);
       const api = new HttpClient(doomed.url, account.token);

@@ -1,12 +1,23 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 
-export type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: string };
+export type Received = {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+};
 
 /**
  * A real local HTTP receiver for callbacks and webhooks. `respond` picks the status of each
- * request (default 200); every request is recorded.
+ * request (default 200); every request is recorded. With `delayMs`, each answer waits that long
+ * (deliveries stay in flight, as the fault tests need).
  */
-export async function startReceiver(respond: (request: Received, index: number) => number = () => 200) {
+export async function startReceiver(
+  respond: (request: Received, index: number) => number = () => 200,
+  { delayMs = 0 } = {},
+) {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server = createServer((req, res) => {
@@ -15,10 +26,17 @@ export async function startReceiver(respond: (request: Received, index: number) 
       body += chunk;
     });
     req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        at: Date.now(),
+      };
       received.push(request);
       res.statusCode = respond(request, received.length - 1);
-      res.end();
+      if (delayMs > 0) setTimeout(() => res.end(), delayMs);
+      else res.end();
       for (const wake of waiters.splice(0)) wake();
     });
   });
@@ -40,7 +58,11 @@ export async function startReceiver(respond: (request: Received, index: number) 
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
