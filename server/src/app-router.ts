@@ -10,6 +10,7 @@ import { invitationAccountRouter, invitationAdminRouter } from './modules/invita
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { settingsRouter } from './modules/settings/router';
+import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
@@ -30,6 +31,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   billing: billingRouter,
   push: pushRouter,
+  slack: slackRouter,
 });
 
 export type AppRouter = typeof appRouter;

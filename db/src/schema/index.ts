@@ -6,3 +6,4 @@ export * from './limits';
 export * from './orgs';
 export * from './push';
 export * from './settings';
+export * from './slack';

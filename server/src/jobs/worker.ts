@@ -1,6 +1,7 @@
 import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { deliverPushTask } from '../modules/push/deliver-push';
+import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
@@ -14,6 +15,8 @@ export function taskList(deps: Deps): TaskList {
     deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
     deliver_push: deliverPushTask(deps),
+    slack_post_item: postItemTask(deps),
+    slack_update_item: updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql, {

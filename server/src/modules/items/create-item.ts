@@ -81,6 +81,7 @@ export async function createItem(
     answered_at: null,
     answered_by_type: null,
     answered_by_id: null,
+    answered_via: null,
     acked_at: null,
     snoozed_until: null,
     pinned: false,

@@ -7,6 +7,7 @@ import { auditInsert } from '../audit/audit.service';
 import type { EventKind } from './event-kinds';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
+import { slackJobs } from './slack-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
 const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set([
@@ -91,9 +92,9 @@ export function followUps(sql: Queryable, change: Change) {
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
     values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)}))
-    ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}`;
+    ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}, ${slackJobs(sql, row, event)}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
-    ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}`;
+    ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}, (select count(*) from slack_jobs)`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {
     delivery_id: uuidv7(),
