@@ -119,12 +119,19 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
     of: (method: string) => calls.filter((c) => c.method === method),
     /** Waits until `count` calls of `method` have arrived (or fails after `timeoutMs`). */
     async waitFor(method: string, count: number, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (calls.filter((c) => c.method === method).length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} ${method} calls`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await waitUntil(
+        () => calls.filter((c) => c.method === method).length >= count,
+        `${count} ${method} calls`,
+        timeoutMs,
+      );
       return calls.filter((c) => c.method === method);
+    },
+    /** Waits for the last call of `method` mentioning `text` (e.g. an item id) in its parameters. */
+    async waitForMention(method: string, text: string, timeoutMs = 30_000) {
+      const find = () =>
+        calls.filter((c) => c.method === method && JSON.stringify(c.params).includes(text)).at(-1);
+      await waitUntil(() => find() !== undefined, `a ${method} call about ${text}`, timeoutMs);
+      return find() as SlackCall;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -132,6 +139,14 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
         server.close(() => resolve());
       }),
   };
+}
+
+async function waitUntil(done: () => boolean, what: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`expected ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;

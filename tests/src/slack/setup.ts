@@ -108,3 +108,14 @@ export const click = (
   trigger_id: `trigger-${Math.random()}`,
   actions: [{ ...action, type: 'button' }],
 });
+
+/** Polls `read` until `done` holds of its value (or fails after `timeoutMs`); returns the value. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
