@@ -29,6 +29,7 @@ function detail(data: Record<string, unknown> | null): string {
   if (!data) return '';
   if (typeof data.until === 'string') return ` until ${formatDateTime(data.until)}`;
   if (typeof data.filename === 'string') return `: ${data.filename}`;
+  if (typeof data.answered_via === 'string') return ` via ${data.answered_via}`;
   return '';
 }
 
