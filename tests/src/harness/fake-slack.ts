@@ -9,7 +9,7 @@ type Workspace = { id: string; name: string; channels: Map<string, { id: string;
 /**
  * Slack's Web API faked at the HTTP boundary: a local server answering the methods Beckon calls
  * (oauth.v2.access, chat.postMessage / update / postEphemeral, views.open, conversations.info /
- * list) as Slack does, so the server's real `@slack/web-api` client runs; SLACK_API_URL points
+ * list, auth.revoke) as Slack does, so the server's real `@slack/web-api` client runs; SLACK_API_URL points
  * it here. Each workspace has its own channels and bot token; a token only reaches its own
  * workspace's channels. Calls are kept for the tests to inspect.
  */
@@ -63,6 +63,9 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
           : { ok: false, error: 'channel_not_found' };
       case 'chat.postEphemeral':
         return channel ? { ok: true, message_ts: ts() } : { ok: false, error: 'channel_not_found' };
+      case 'auth.revoke':
+        tokens.delete(token ?? '');
+        return { ok: true, revoked: true };
       case 'views.open':
         return { ok: true, view: { id: `V${++counter}` } };
       default:

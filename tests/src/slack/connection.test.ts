@@ -81,6 +81,12 @@ describe('connecting a workspace', () => {
       team_name: 'Alpha',
       bot_user_id: 'UBOTTALPHA',
     });
+    // A code is good once: Slack's refusal of a second exchange goes back to the page.
+    const reused = await oauthReturn(server, { code, state: url.searchParams.get('state') ?? '' });
+    expect(reused).toEqual({
+      status: 302,
+      location: 'http://localhost:5173/settings/slack?error=invalid_code',
+    });
     const [row] = await server.database.sql<{ token_ciphertext: string }[]>`
       select token_ciphertext from slack_connections where org_id = ${team.org.id}`;
     expect(row?.token_ciphertext).not.toContain('xoxb');
@@ -155,6 +161,8 @@ describe('routing channels', () => {
     await team.owner.put(`/api/slack/routes/${ops.body.id}`, { slack_channel_id: 'CALPHA1' });
     const res = await team.owner.delete('/api/slack/connection');
     expect(res.body).toEqual({ connection: null });
+    const revoked = fake.of('auth.revoke').at(-1);
+    expect(revoked?.token).toMatch(/^xoxb-TGONE-/);
     const [routes] = await server.database.sql<{ n: number }[]>`
       select count(*)::int as n from slack_routes where org_id = ${team.org.id}`;
     expect(routes?.n).toBe(0);

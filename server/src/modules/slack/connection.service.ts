@@ -107,13 +107,24 @@ export async function completeInstall(
   const orgId = state.org;
   const userId = state.user;
   if (!(await stillManages(deps.sql, orgId, userId))) return settingsPage(deps, 'error=forbidden');
-  const access = await slackClient(config).oauth.v2.access({
-    client_id: config.clientId,
-    client_secret: config.clientSecret,
-    code: query.code,
-    redirect_uri: oauthRedirectUri(deps),
-  });
-  if (!access.access_token || !access.team?.id) return settingsPage(deps, 'error=no_token');
+  const access = await slackClient(config)
+    .oauth.v2.access({
+      client_id: config.clientId,
+      client_secret: config.clientSecret,
+      code: query.code,
+      redirect_uri: oauthRedirectUri(deps),
+    })
+    .catch((error: { data?: { error?: string } }) => {
+      // Slack's refusal (an expired or reused code) goes back to the page; anything else is ours.
+      if (!error.data?.error) throw error;
+      return { access_token: undefined, team: undefined, bot_user_id: undefined, error: error.data.error };
+    });
+  if (!access.access_token || !access.team?.id) {
+    return settingsPage(
+      deps,
+      `error=${encodeURIComponent(('error' in access && access.error) || 'no_token')}`,
+    );
+  }
   const token = encryptToken(config, access.access_token);
   const team = { id: access.team.id, name: access.team.name ?? access.team.id };
   await deps.sql.begin(async (tx) => {
@@ -144,9 +155,16 @@ async function stillManages(sql: Queryable, orgId: string, userId: string): Prom
   return row ? can(row.permissions, SLACK_PERMISSION) : false;
 }
 
-/** Forgets the workspace: the token, and with it the routes, links and message records. */
+/**
+ * Forgets the workspace: the token, and with it the routes, links and message records. The token
+ * is revoked at Slack first when Slack answers (a token Slack no longer knows is gone anyway).
+ */
 export async function disconnect(deps: Deps, identity: Identity) {
-  requireSlack(deps.env);
+  const config = requireSlack(deps.env);
+  const bot = await orgBot(deps, config, identity.orgId);
+  await bot?.client.auth
+    .revoke()
+    .catch((error: unknown) => deps.log.warn({ err: error }, 'slack token revocation failed'));
   await deps.sql.begin(async (tx) => {
     const [gone] = await tx<{ team_id: string }[]>`
       delete from slack_connections where org_id = ${identity.orgId} returning team_id`;
