@@ -44,6 +44,13 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
     }
     const team = workspaces.get(tokens.get(token ?? '') ?? '');
     if (!team) return { ok: false, error: 'invalid_auth' };
+    const invalid = blockProblem(params);
+    if (invalid)
+      return {
+        ok: false,
+        error: method === 'views.open' ? 'invalid_arguments' : 'invalid_blocks',
+        problem: invalid,
+      };
     const channel = team.channels.get(String(params.channel ?? ''));
     const ts = () => `${Math.floor(Date.now() / 1000)}.${String(++counter).padStart(6, '0')}`;
     switch (method) {
@@ -142,6 +149,35 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The Block Kit limits Slack enforces that Beckon's messages and modals come near: button and
+ * option texts (75), button values (2,000), option values (150), a modal's title (24).
+ */
+function blockProblem(params: Record<string, unknown>): string | null {
+  const texts: string[] = [];
+  const walk = (node: unknown, key = ''): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, key);
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    const text = (o.text as { text?: string } | undefined)?.text ?? '';
+    if (o.type === 'button' && (text.length > 75 || String(o.value ?? '').length > 2000))
+      texts.push(`button ${text}`);
+    if (key === 'options' && (text.length > 75 || String(o.value ?? '').length > 150))
+      texts.push(`option ${text}`);
+    for (const [k, v] of Object.entries(o)) walk(v, k);
+  };
+  walk(params.blocks);
+  const view = params.view as { title?: { text?: string }; blocks?: unknown } | undefined;
+  if (view) {
+    if ((view.title?.text ?? '').length > 24) texts.push('modal title');
+    walk(view.blocks);
+  }
+  return texts.length ? texts.join(', ') : null;
 }
 
 async function waitUntil(done: () => boolean, what: string, timeoutMs: number) {

@@ -163,13 +163,13 @@ describe('interactions', () => {
       user: { id: 'UALICE', team_id: TEAM.id },
       view: { callback_id: 'beckon.modal', private_metadata: created.id, state: { values } },
     });
-    const missing = await interact(server, submit({ size: { value: { selected_option: { value: 's' } } } }));
+    const missing = await interact(server, submit({ size: { value: { selected_option: { value: '0' } } } }));
     expect(missing.body).toEqual({ response_action: 'errors', errors: { reason: 'required' } });
     const done = await interact(
       server,
       submit({
         reason: { value: { value: 'tested' } },
-        size: { value: { selected_option: { value: 'l' } } },
+        size: { value: { selected_option: { value: '1' } } },
       }),
     );
     expect(done).toEqual({ status: 200, body: null });

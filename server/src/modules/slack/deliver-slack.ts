@@ -113,7 +113,7 @@ const pageUrl = (deps: Deps, itemId: string) => `${deps.env.APP_URL}/items/${ite
 /**
  * `slack_post_item`: posts a new item to one routed Slack channel and remembers the message, so
  * later changes update it. Safe to run twice (a message already posted there is not posted again).
- * A decision committed while the message was on its way is applied to it at once.
+ * A change committed while the message was on its way is applied to it at once.
  */
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -136,21 +136,25 @@ export function postItemTask(deps: Deps) {
     const answer = await attempt(deps, bot.client, 'chat.postMessage', call, () =>
       bot.client.chat.postMessage({ channel: job.slack_channel_id, ...message }),
     );
-    if (!answer?.ts) return;
-    const [changed] = await deps.sql<{ changed: boolean }[]>`
-      with saved as (
+    const ts = answer?.ts;
+    if (!ts) return;
+    const channel = answer?.channel ?? job.slack_channel_id;
+    // Under the item's row lock, which every change of an item holds until it commits: a change
+    // committed before this reads the new row here (and is applied by an update), one committed
+    // after finds the message (and queues its own update).
+    await deps.sql.begin(async (tx) => {
+      const [row] = await tx<{ changed: boolean }[]>`
+        select date_trunc('milliseconds', updated_at) <> ${new Date(item.updated_at)} as changed
+          from items where id = ${item.id} for share`;
+      await tx`
         insert into slack_messages (item_id, org_id, slack_channel_id, ts)
-        values (${item.id}, ${job.org_id}, ${answer.channel ?? job.slack_channel_id}, ${answer.ts})
-        on conflict do nothing)
-      select updated_at <> ${new Date(item.updated_at)} as changed from items where id = ${item.id}`;
-    if (changed?.changed) {
-      await enqueueJob(
-        deps.sql,
-        'slack_update_item',
-        { item_id: item.id, org_id: job.org_id, event: 'item.updated', delivery_id: uuidv7() },
-        { key: `slack_update_item:${item.id}` },
-      );
-    }
+        values (${item.id}, ${job.org_id}, ${channel}, ${ts})
+        on conflict do nothing`;
+      if (row?.changed) {
+        const update = { item_id: item.id, org_id: job.org_id, event: 'item.updated', delivery_id: uuidv7() };
+        await enqueueJob(tx, 'slack_update_item', update, { key: `slack_update_item:${item.id}` });
+      }
+    });
   };
 }
 

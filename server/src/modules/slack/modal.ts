@@ -10,6 +10,12 @@ const plain = (text: string, max = 75) => ({
 });
 const option = (value: string, label: string) => ({ text: plain(label), value });
 
+/** Options by position: Slack takes values of at most 150 characters, a form's may be longer. */
+const choices = (options: readonly { value: string; label: string }[]) =>
+  options.map((o, index) => option(String(index), o.label));
+const chosen = (options: readonly { value: string }[], index: string | undefined) =>
+  index === undefined ? undefined : options[Number(index)]?.value;
+
 /** Slack shows at most 10 radio buttons; more choices become a menu. */
 const MAX_RADIO = 10;
 const VALUE = 'value';
@@ -42,13 +48,13 @@ function element(field: FormField): object {
       };
     case 'select':
     case 'radio': {
-      const options = field.options.map((o) => option(o.value, o.label));
+      const options = choices(field.options);
       return field.type === 'radio' && options.length <= MAX_RADIO
         ? { type: 'radio_buttons', options }
         : { type: 'static_select', options };
     }
     case 'multiselect':
-      return { type: 'multi_static_select', options: field.options.map((o) => option(o.value, o.label)) };
+      return { type: 'multi_static_select', options: choices(field.options) };
     case 'date':
       return { type: 'datepicker' };
   }
@@ -110,9 +116,9 @@ function fieldValue(field: FormField, input: StateValue): unknown {
       return input.value ? Number(input.value) : undefined;
     case 'select':
     case 'radio':
-      return input.selected_option?.value ?? undefined;
+      return chosen(field.options, input.selected_option?.value);
     case 'multiselect':
-      return (input.selected_options ?? []).flatMap((o) => (o.value ? [o.value] : []));
+      return (input.selected_options ?? []).flatMap((o) => chosen(field.options, o.value) ?? []);
     case 'date':
       return input.selected_date ?? undefined;
     default:
