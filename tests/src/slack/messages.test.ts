@@ -8,6 +8,7 @@ let f: Factories;
 let owner: HttpClient;
 let ownerId: string;
 let opsId: string;
+let join: Awaited<ReturnType<Factories['team']>>['join'];
 
 const TEAM = { id: 'TMSG', name: 'Messages', channels: { COPS: 'ops', CQUIET: 'quiet' } };
 const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
@@ -33,6 +34,7 @@ beforeAll(async () => {
   await onPlan(server, team.org.id, 'team');
   owner = team.owner;
   ownerId = team.user.id;
+  join = team.join;
   await connect(server, fake, owner, TEAM);
   opsId = (await owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body.id;
   await owner.put(`/api/slack/routes/${opsId}`, { slack_channel_id: 'COPS' });
@@ -134,6 +136,20 @@ describe('interactions', () => {
       select count(*)::int as n, min(data->>'answered_via') as via
         from audit_entries where item_id = ${created.id} and action = 'item.answer'`;
     expect(audit).toEqual({ n: 1, via: 'slack' });
+  });
+
+  it("answers with the linked person's role: a viewer is told they may not answer", async () => {
+    const viewer = await join('viewer');
+    const { item: created, buttons: found } = await posted();
+    await interact(server, click(TEAM.id, 'UVIEWER', 'COPS', found.Yes!));
+    const link = /<([^|>]+)\|/.exec(String(ephemeralsTo('UVIEWER').at(-1)?.params.text))?.[1] ?? 'http://x';
+    const token = new URL(link).searchParams.get('token');
+    expect((await viewer.api.post('/api/slack/links', { token })).status).toBe(200);
+    await interact(server, click(TEAM.id, 'UVIEWER', 'COPS', found.Yes!));
+    expect(String(ephemeralsTo('UVIEWER').at(-1)?.params.text)).toBe(
+      'Your Beckon role may not answer items.',
+    );
+    expect((await item(created.id)).status).toBe('open');
   });
 
   it('updates the message after an answer in the dashboard', async () => {
