@@ -3652,6 +3652,7 @@ export type Procedures = {
         id: string;
         name: string;
         is_private: boolean;
+        kind: "channel" | "person";
       }>;
     };
     routes: {

@@ -4,12 +4,17 @@ import http from 'node:http';
 /** One Web API call that reached the fake: its method, parameters (JSON ones parsed) and token. */
 export type SlackCall = { method: string; params: Record<string, unknown>; token: string | null };
 
-type Workspace = { id: string; name: string; channels: Map<string, { id: string; name: string }> };
+type Workspace = {
+  id: string;
+  name: string;
+  channels: Map<string, { id: string; name: string }>;
+  users: Map<string, string>;
+};
 
 /**
  * Slack's Web API faked at the HTTP boundary: a local server answering the methods Beckon calls
  * (oauth.v2.access, chat.postMessage / update / postEphemeral, views.open, conversations.info /
- * list, auth.revoke) as Slack does, so the server's real `@slack/web-api` client runs; SLACK_API_URL points
+ * list, users.info, auth.revoke) as Slack does, so the server's real `@slack/web-api` client runs; SLACK_API_URL points
  * it here. Each workspace has its own channels and bot token; a token only reaches its own
  * workspace's channels. Calls are kept for the tests to inspect.
  */
@@ -51,7 +56,11 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
         error: method === 'views.open' ? 'invalid_arguments' : 'invalid_blocks',
         problem: invalid,
       };
-    const channel = team.channels.get(String(params.channel ?? ''));
+    // A user id as the channel of a message is that person's DM with the app (a D… channel).
+    const target = String(params.channel ?? '');
+    if (method === 'chat.postMessage' && team.users.has(target) && !team.channels.has(`D${target}`))
+      team.channels.set(`D${target}`, { id: `D${target}`, name: target });
+    const channel = team.channels.get(team.users.has(target) ? `D${target}` : target);
     const ts = () => `${Math.floor(Date.now() / 1000)}.${String(++counter).padStart(6, '0')}`;
     switch (method) {
       case 'conversations.list':
@@ -70,6 +79,22 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
           : { ok: false, error: 'channel_not_found' };
       case 'chat.postEphemeral':
         return channel ? { ok: true, message_ts: ts() } : { ok: false, error: 'channel_not_found' };
+      case 'users.info': {
+        const name = team.users.get(String(params.user ?? ''));
+        return name
+          ? {
+              ok: true,
+              user: {
+                id: params.user,
+                name,
+                team_id: team.id,
+                deleted: false,
+                is_bot: false,
+                profile: { display_name: name },
+              },
+            }
+          : { ok: false, error: 'user_not_found' };
+      }
       case 'auth.revoke':
         tokens.delete(token ?? '');
         return { ok: true, revoked: true };
@@ -108,11 +133,17 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
     url: `http://127.0.0.1:${address.port}/`,
     calls,
     /** A workspace with these channels; `installCode()` is what Slack hands back after an install. */
-    workspace(id: string, name: string, channels: Record<string, string>) {
+    workspace(
+      id: string,
+      name: string,
+      channels: Record<string, string>,
+      users: Record<string, string> = {},
+    ) {
       workspaces.set(id, {
         id,
         name,
         channels: new Map(Object.entries(channels).map(([cid, cname]) => [cid, { id: cid, name: cname }])),
+        users: new Map(Object.entries(users)),
       });
       return {
         installCode: () => {

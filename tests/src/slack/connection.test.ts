@@ -61,7 +61,7 @@ describe('connecting a workspace', () => {
     const url = new URL(install.body.url);
     expect(`${url.origin}${url.pathname}`).toBe('https://slack.com/oauth/v2/authorize');
     expect(url.searchParams.get('client_id')).toBe(APP.clientId);
-    expect(url.searchParams.get('scope')).toBe('chat:write,channels:read,groups:read');
+    expect(url.searchParams.get('scope')).toBe('chat:write,channels:read,groups:read,im:write,users:read');
     expect(url.searchParams.get('redirect_uri')).toBe('http://localhost:3000/webhooks/slack/oauth');
 
     const workspace = fake.workspace(TEAM_A.id, TEAM_A.name, TEAM_A.channels);

@@ -10,7 +10,12 @@ let ownerId: string;
 let opsId: string;
 let join: Awaited<ReturnType<Factories['team']>>['join'];
 
-const TEAM = { id: 'TMSG', name: 'Messages', channels: { COPS: 'ops', CQUIET: 'quiet' } };
+const TEAM = {
+  id: 'TMSG',
+  name: 'Messages',
+  channels: { COPS: 'ops', CQUIET: 'quiet' },
+  users: { UALICE: 'alice', UVIEWER: 'vic' },
+};
 const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 const RICH = {
   id: 'g',
@@ -193,6 +198,28 @@ describe('interactions', () => {
       response: { reason: 'tested', size: 'l' },
       answered_via: 'slack',
     });
+  });
+});
+
+describe('routes to people', () => {
+  it("posts to a person's DM with the app, and updates it there", async () => {
+    const dm = (await owner.post<{ id: string }>('/api/channels', { name: 'to-alice', mode: 'open' })).body
+      .id;
+    const routed = await owner.put(`/api/slack/routes/${dm}`, { slack_channel_id: 'UALICE' });
+    expect(routed.body).toMatchObject({ slack_channel_id: 'UALICE', slack_channel_name: '@alice' });
+    expect((await owner.put(`/api/slack/routes/${dm}`, { slack_channel_id: 'UNOBODY' })).status).toBe(400);
+    // UALICE linked her account in the interactions above: she is offered as a person.
+    const targets = await owner.get<{ id: string; kind: string }[]>('/api/slack/channels');
+    expect(targets.body).toContainEqual(expect.objectContaining({ id: 'UALICE', kind: 'person' }));
+
+    const created = (
+      await owner.post<Item>('/api/items', { title: 'Just you', channel_id: dm, form: YES_NO })
+    ).body;
+    const message = await fake.waitForMention('chat.postMessage', created.id);
+    expect(message.params.channel).toBe('UALICE');
+    await owner.post(`/api/items/${created.id}/answer`, { values: { ok: true } });
+    const update = await waitForUpdate(created.id);
+    expect(update.params.channel).toBe('DUALICE');
   });
 });
 

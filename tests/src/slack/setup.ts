@@ -57,9 +57,9 @@ export async function connect(
   server: TestServer,
   fake: FakeSlack,
   api: HttpClient,
-  team: { id: string; name: string; channels: Record<string, string> },
+  team: { id: string; name: string; channels: Record<string, string>; users?: Record<string, string> },
 ) {
-  const workspace = fake.workspace(team.id, team.name, team.channels);
+  const workspace = fake.workspace(team.id, team.name, team.channels, team.users);
   const install = await api.post<{ url: string }>('/api/slack/install');
   if (install.status !== 200) throw new Error(`install: ${install.status}`);
   const state = new URL(install.body.url).searchParams.get('state') ?? '';

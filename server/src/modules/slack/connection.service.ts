@@ -15,8 +15,11 @@ import {
   verifyValue,
 } from './slack-config';
 
-/** What the bot may do: post and update messages, open modals, read the channels it is routed to. */
-export const BOT_SCOPES = ['chat:write', 'channels:read', 'groups:read'];
+/**
+ * What the bot may do: post and update messages (and open modals), read the channels it is routed
+ * to, and write to people directly (their DM with the app) after checking who they are.
+ */
+export const BOT_SCOPES = ['chat:write', 'channels:read', 'groups:read', 'im:write', 'users:read'];
 const AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
 /** How long an install started in the dashboard may take at Slack. */
 const INSTALL_TTL_SECONDS = 15 * 60;

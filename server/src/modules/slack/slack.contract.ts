@@ -20,7 +20,12 @@ export const ZSlackInstall = z
   .meta({ id: 'SlackInstall' });
 
 export const ZSlackChannel = z
-  .object({ id: z.string(), name: z.string(), is_private: z.boolean() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    is_private: z.boolean(),
+    kind: z.enum(['channel', 'person']).describe("person: a linked member's DM with the app"),
+  })
   .meta({ id: 'SlackChannel' });
 
 export const ZSlackRoute = z
@@ -38,8 +43,10 @@ export const ZPutSlackRouteInput = z.strictObject({
   channel_id: z.uuid().describe('A Beckon channel of the organization'),
   slack_channel_id: z
     .string()
-    .regex(SLACK_ID, { error: 'must be a Slack channel id' })
-    .describe('A channel of the connected workspace (the bot must be in a private one)'),
+    .regex(SLACK_ID, { error: 'must be a Slack channel or user id' })
+    .describe(
+      'A channel of the connected workspace (the bot must be in a private one), or a person (a user id: their DM with the app)',
+    ),
 });
 export type PutSlackRouteInput = z.infer<typeof ZPutSlackRouteInput>;
 
@@ -95,7 +102,7 @@ export const slackMeta = {
       path: path('/channels'),
       protect,
       tags,
-      summary: "The connected workspace's channels the bot can post to (org.manage)",
+      summary: "Where items can go: the workspace's channels, and the people linked to members (org.manage)",
       description: `409 when no workspace is connected. ${unavailable}`,
     },
   },
@@ -115,8 +122,9 @@ export const slackMeta = {
       path: path('/routes/{channel_id}'),
       protect,
       tags,
-      summary: "Post a Beckon channel's new items to a Slack channel (created or replaced; org.manage)",
-      description: `400 for a Slack channel the connected workspace does not have, 409 when none is connected. ${unavailable}`,
+      summary:
+        "Post a Beckon channel's new items to a Slack channel or person (created or replaced; org.manage)",
+      description: `400 for a Slack channel or person the connected workspace does not have, 409 when none is connected. ${unavailable}`,
     },
   },
   deleteRoute: {

@@ -54,7 +54,7 @@ function Routes() {
               <option value="">Not posted to Slack</option>
               {slackChannels.data.map((c) => (
                 <option key={c.id} value={c.id}>
-                  #{c.name}
+                  {c.kind === 'person' ? `${c.name} (direct message)` : `#${c.name}`}
                 </option>
               ))}
             </Select>
