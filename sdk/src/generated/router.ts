@@ -310,6 +310,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -456,6 +457,7 @@ export type Procedures = {
             type: "user" | "agent" | "system";
             id: null | string;
           };
+          answered_via: null | "email" | "slack";
           acked_at: null | string;
           snoozed_until: null | string;
           pinned: boolean;
@@ -596,6 +598,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -744,6 +747,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -885,6 +889,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1024,6 +1029,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1162,6 +1168,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1300,6 +1307,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1438,6 +1446,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1576,6 +1585,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1714,6 +1724,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1852,6 +1863,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1990,6 +2002,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2128,6 +2141,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2266,6 +2280,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -3377,6 +3392,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -3446,7 +3462,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "callback" | "webhook";
+          kind: "email" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -3594,6 +3610,32 @@ export type Procedures = {
         timezone: string;
         muted_channels: Array<string>;
         min_level: "error" | "info" | "success" | "warning";
+      };
+    };
+  };
+  email: {
+    settings: {
+      type: "query";
+      input: void;
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+    updateSettings: {
+      type: "mutation";
+      input: {
+        enabled?: boolean;
+        digest?: "off" | "hourly" | "daily";
+        digest_below?: "error" | "info" | "success" | "warning";
+      };
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
       };
     };
   };
