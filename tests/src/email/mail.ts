@@ -1,7 +1,7 @@
 import { simpleParser } from 'mailparser';
 import type { ReceivedMail } from '../harness/smtp';
 
-const unescape = (html: string) =>
+const decodeEntities = (html: string) =>
   html
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
@@ -14,8 +14,8 @@ export async function readMail(mail: ReceivedMail) {
   const parsed = await simpleParser(mail.raw);
   const html = typeof parsed.html === 'string' ? parsed.html : '';
   const links = [...html.matchAll(/<a href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map((m) => ({
-    url: unescape(m[1] ?? ''),
-    label: unescape(m[2] ?? ''),
+    url: decodeEntities(m[1] ?? ''),
+    label: decodeEntities(m[2] ?? ''),
   }));
   const header = (name: string) =>
     parsed.headerLines

@@ -1,5 +1,5 @@
 import { manualClock } from '@beckon/server/clock';
-import { Factories, freePort, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { Factories, freePort, type HttpClient, startTestServer } from '../harness';
 import { startSmtpServer } from '../harness/smtp';
 
 export type Item = {
@@ -12,8 +12,8 @@ export type Item = {
 };
 
 /** A server whose worker mails through a real SMTP server, with links to its own port. */
-export async function startMailingServer() {
-  const smtp = await startSmtpServer();
+export async function startMailingServer(options: { refuse?: (address: string) => number | null } = {}) {
+  const smtp = await startSmtpServer(options);
   const port = await freePort();
   const clock = manualClock();
   const server = await startTestServer({
