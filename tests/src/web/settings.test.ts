@@ -72,6 +72,14 @@ describe('settings in the dashboard', () => {
       muted_channels: [ops.id],
     });
 
+    // Email: mail on, then an hourly digest (each change is saved at once).
+    const mailSettings = async () =>
+      (await team.owner.get<{ enabled: boolean; digest: string }>('/api/me/email')).body;
+    await page.getByRole('checkbox', { name: /^Mail me items of this organization/ }).click();
+    await expect.poll(async () => (await mailSettings()).enabled).toBe(true);
+    await page.getByLabel('Digest', { exact: true }).selectOption('hourly');
+    await expect.poll(async () => (await mailSettings()).digest).toBe('hourly');
+
     // Members: a role changed in place, then a removal that ends the member's session.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
     await page.getByLabel(`Role of ${email}`).selectOption({ label: 'viewer' });
