@@ -19,7 +19,7 @@ export const DIGEST_MAX_ITEMS = 50;
 export async function sendEmailDigest(deps: Deps, payload: unknown, helpers: JobHelpers): Promise<void> {
   const { org_id: orgId, user_id: userId } = ZDigestJob.parse(payload);
   const { sql } = deps;
-  const to = await mailRecipient(sql, orgId, userId);
+  const to = deps.mailer.configured ? await mailRecipient(sql, orgId, userId) : null;
   if (!to) {
     await sql`delete from email_digest_entries where org_id = ${orgId} and user_id = ${userId}`;
     return;

@@ -58,6 +58,7 @@ export async function sendAndRecord(
  */
 export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelpers): Promise<void> {
   const job = ZSendEmailJob.parse(payload);
+  if (!deps.mailer.configured) return;
   if (helpers.job.attempts > 1) {
     const sent = await deps.sql`
       select 1 from delivery_attempts where delivery_id = ${job.delivery_id} and error is null`;
@@ -70,7 +71,7 @@ export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelper
     throw error;
   });
   if (!row) return;
-  const mail = await itemMail(deps.env, itemView(row), to, job.delivery_id, deps.clock());
+  const mail = await itemMail(deps.env, itemView(row), to, job.delivery_id, deps.clock(), job.reason);
   const delivery = {
     delivery_id: job.delivery_id,
     org_id: job.org_id,

@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import type { MailReason } from '../modules/email/email-entries';
 import type { ItemView } from '../modules/items/item.contract';
 import { expiresAt, linkUrl, signLink, UNSUBSCRIBE_TTL_HOURS } from './links';
 import { mailChoices } from './mail-choices';
@@ -10,6 +11,13 @@ export type MailRecipient = { orgId: string; orgName: string; userId: string; em
 export type MailedItem = Pick<ItemView, 'id' | 'title' | 'message' | 'level' | 'form' | 'status'>;
 
 type Button = { label: string; url: string };
+
+const REASON_PREFIX: Record<MailReason, string> = {
+  created: '',
+  assigned: 'Assigned to you: ',
+  reminded: 'Reminder: ',
+  escalated: 'Escalated: ',
+};
 
 export const itemPageUrl = (env: Env, itemId: string) => `${env.APP_URL}/items/${itemId}`;
 
@@ -86,6 +94,7 @@ export async function itemMail(
   to: MailRecipient,
   nonce: string,
   now: Date,
+  reason: MailReason = 'created',
 ): Promise<Mail> {
   const unsubscribe = await unsubscribeHeaders(env, to, now);
   const actions = await buttons(env, item, to, nonce, now);
@@ -108,7 +117,7 @@ ${actions.length > 0 ? `<div style="margin:20px 0 8px">${actions.map((b, i) => b
 <p style="margin:20px 0 0"><a href="${escapeHtml(page)}" style="color:#1d4ed8">Open in Beckon</a></p>`;
   return {
     to: to.email,
-    subject: `${level}${item.title}`,
+    subject: `${REASON_PREFIX[reason]}${level}${item.title}`,
     text,
     html: mailHtml(to.orgName, content, unsubscribe.url),
     headers: unsubscribe.headers,

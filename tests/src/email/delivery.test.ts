@@ -1,3 +1,4 @@
+import { enqueueNotifications } from '@beckon/server/modules/email/email-entries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from './mail';
 import { follow, startMailingServer } from './setup';
@@ -194,5 +195,48 @@ describe('item mails', () => {
       expect.objectContaining({ kind: 'email', url: `mailto:${alice.email}`, status_code: 550 }),
     ]);
     expect(log.body.deliveries[0]!.error).toContain('refused');
+  });
+
+  it('does not mail an item to the person who created it', async () => {
+    const team = await env.team();
+    const alice = await team.person();
+    const bob = await team.person();
+    await alice.api.post('/api/items', { title: 'Mine' });
+    await env.smtp.waitForMail(bob.email);
+    await env.mailsSettled();
+    expect(env.mailsTo(alice.email)).toEqual([]);
+  });
+
+  it('mails the people named later (an assignment), never those of another organization', async () => {
+    const team = await env.team();
+    const other = await env.team();
+    const alice = await team.person();
+    const bob = await team.person();
+    const carol = await other.person();
+    const item = await env.ask(team.agent, { title: 'Rotate the keys', level: 'warning' });
+    await env.smtp.waitForMail(alice.email);
+    await env.mailsSettled();
+    const row = {
+      id: item.id,
+      org_id: team.org.id,
+      title: 'Rotate the keys',
+      message: null,
+      level: 'warning',
+      channel_id: null,
+    };
+    await env.server.database.sql.begin((tx) =>
+      enqueueNotifications(tx, row, [bob.id, carol.id], 'assigned', new Date()),
+    );
+    await env.until(() => env.mailsTo(bob.email).length === 2);
+    await env.mailsSettled();
+    expect((await readMail(env.mailsTo(bob.email)[1]!)).subject).toBe(
+      'Assigned to you: [warning] Rotate the keys',
+    );
+    expect(env.mailsTo(alice.email)).toHaveLength(1);
+    expect(env.mailsTo(carol.email)).toEqual([]);
+    const log = await team.owner.get<{ deliveries: Delivery[] }>(`/api/deliveries?item_id=${item.id}`);
+    expect(log.body.deliveries.filter((d) => d.event === 'item.assigned').map((d) => d.url)).toEqual([
+      `mailto:${bob.email}`,
+    ]);
   });
 });
