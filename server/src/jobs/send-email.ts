@@ -53,7 +53,8 @@ export async function sendAndRecord(
 /**
  * `send_email`: the mail of one item to one person (email-entries.ts adds it in the item's
  * transaction). The person and the item are read now, each within the job's organization: a
- * person who left or turned mail off meanwhile gets nothing. A job run again after its mail was
+ * person who left or turned mail off meanwhile gets nothing, nor does anyone for an item that is
+ * no longer open. A job run again after its mail was
  * sent (a crash before completion) sends nothing more.
  */
 export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelpers): Promise<void> {
@@ -70,7 +71,8 @@ export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelper
     if (error instanceof AppError && error.status === 404) return null;
     throw error;
   });
-  if (!row) return;
+  // Decided (or withdrawn, expired) before its mail went out: nothing left to tell.
+  if (row?.status !== 'open') return;
   const mail = await itemMail(deps.env, itemView(row), to, job.delivery_id, deps.clock(), job.reason);
   const delivery = {
     delivery_id: job.delivery_id,

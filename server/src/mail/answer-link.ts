@@ -74,10 +74,7 @@ export async function confirmAnswer(deps: Deps, token: string): Promise<LinkPage
       ? ({ action: 'ack', via: 'email' } as const)
       : ({ action: 'answer', values: checked.values, via: 'email' } as const);
   try {
-    const answered = await actOnItem(deps, identity, claim.o, claim.i, input);
-    if (claim.k === 'answer' && answered.status !== 'answered') {
-      return { kind: 'closed', item, status: answered.status };
-    }
+    await actOnItem(deps, identity, claim.o, claim.i, input);
   } catch (error) {
     if (error instanceof AppError && error.status === 409) {
       return { kind: 'closed', item, status: String(error.body.status ?? 'closed') };
