@@ -21,8 +21,8 @@ export function emailEntries(
   sql: Queryable,
   item: PushedItem,
   recipients: MailRecipients,
-  reason: MailReason,
   now: Date,
+  reason: MailReason,
 ) {
   const who =
     'only' in recipients
@@ -74,6 +74,6 @@ export async function enqueueNotifications(
   now: Date,
 ): Promise<void> {
   if (recipients.length === 0) return;
-  const { ctes, select } = emailEntries(sql, item, { only: recipients }, reason, now);
+  const { ctes, select } = emailEntries(sql, item, { only: recipients }, now, reason);
   await sql`with ${ctes} select ${select}`;
 }

@@ -106,7 +106,7 @@ export async function createItem(
   const creator = actor.type === 'user' ? actor.id : null;
   const mail =
     deps.mailer.configured && (await OrgFacts.has(deps, 'email', identity.orgId))
-      ? emailEntries(sql, row, { except: creator }, 'created', now)
+      ? emailEntries(sql, row, { except: creator }, now, 'created')
       : null;
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
