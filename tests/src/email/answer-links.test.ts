@@ -1,3 +1,4 @@
+import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from './mail';
 import { follow, type Item, startMailingServer } from './setup';
@@ -159,5 +160,18 @@ describe('answering from a mail', () => {
       update memberships set role_id = ${viewer.id} where org_id = ${team.org.id} and user_id = ${alice.id}`;
     expect((await follow(mail.button('Ship it'), 'POST')).status).toBe(403);
     expect((await current()).status).toBe('open');
+  });
+
+  it('keeps the record of a used link while the link could still be used, then prunes it', async () => {
+    const { mail } = await mailedItem({ title: 'Prune me', form: yesNo });
+    expect((await follow(mail.button('No'), 'POST')).status).toBe(200);
+    const { sql } = env.server.database;
+    const [used] = await sql<{ nonce: string; expires_at: Date }[]>`
+      select nonce, expires_at from email_link_uses order by used_at desc limit 1`;
+    expect(used!.expires_at.getTime()).toBeGreaterThan(Date.now() + 47 * HOUR);
+    await sql`insert into email_link_uses (nonce, expires_at) values (gen_random_uuid(), now() - interval '2 days')`;
+    const counts = await pruneExpired(sql);
+    expect(counts.email_link_uses).toBe(1);
+    expect(await sql`select 1 from email_link_uses where nonce = ${used!.nonce}`).toHaveLength(1);
   });
 });
