@@ -7,7 +7,7 @@ import {
   previewAnswer,
   previewUnsubscribe,
 } from '../mail/answer-link';
-import { escapeHtml } from '../mail/markdown';
+import { escapeHtml, markdownToHtml } from '../mail/markdown';
 
 /** Pages hold a link's token in their address: never cached, indexed, framed or sent on as a referrer. */
 const HEADERS = {
@@ -68,7 +68,7 @@ function body(page: LinkPage, token: string): { title: string; html: string } {
     case 'confirm':
       return {
         title: page.item.title,
-        html: `<p>Your answer: <strong>${escapeHtml(page.answer)}</strong></p>${button(token, `Confirm: ${page.answer}`)}${open(page.item)}`,
+        html: `${page.message ? `<div>${markdownToHtml(page.message)}</div>` : ''}<p>Your answer: <strong>${escapeHtml(page.answer)}</strong></p>${button(token, `Confirm: ${page.answer}`)}${open(page.item)}`,
       };
     case 'answered':
       return {

@@ -26,7 +26,11 @@ async function mailedItem(body: Record<string, unknown>) {
 
 describe('answering from a mail', () => {
   it('a yes/no item: GET shows the choice and answers nothing; POST answers once as the person', async () => {
-    const { alice, item, mail, current } = await mailedItem({ title: 'Deploy?', form: yesNo });
+    const { alice, item, mail, current } = await mailedItem({
+      title: 'Deploy?',
+      message: 'The canary is **green**. <script>x()</script>',
+      form: yesNo,
+    });
     expect(mail.answerLinks.map((l) => l.label)).toEqual(['Ship it', 'No']);
     const yes = mail.button('Ship it');
 
@@ -36,6 +40,8 @@ describe('answering from a mail', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.text).toContain('Confirm: Ship it');
+    expect(page.text).toContain('The canary is <strong>green</strong>. &lt;script&gt;x()&lt;/script&gt;');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.text).toContain('<form method="post"');
     expect((await follow(yes)).status).toBe(200);
     expect((await current()).status).toBe('open');
