@@ -37,8 +37,6 @@ CREATE TABLE "slack_user_links" (
 );
 --> statement-breakpoint
 ALTER TABLE "plans" ADD COLUMN "slack_workspaces" integer;--> statement-breakpoint
--- Also added by the email channel's migration (0016): whichever runs first adds it.
-ALTER TABLE "items" ADD COLUMN IF NOT EXISTS "answered_via" text;--> statement-breakpoint
 ALTER TABLE "slack_connections" ADD CONSTRAINT "slack_connections_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "slack_connections" ADD CONSTRAINT "slack_connections_installed_by_users_id_fk" FOREIGN KEY ("installed_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "slack_messages" ADD CONSTRAINT "slack_messages_item_id_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -3462,7 +3462,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "slack" | "callback" | "webhook";
+          kind: "email" | "slack" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -3610,6 +3610,32 @@ export type Procedures = {
         timezone: string;
         muted_channels: Array<string>;
         min_level: "error" | "info" | "success" | "warning";
+      };
+    };
+  };
+  email: {
+    settings: {
+      type: "query";
+      input: void;
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+    updateSettings: {
+      type: "mutation";
+      input: {
+        enabled?: boolean;
+        digest?: "off" | "hourly" | "daily";
+        digest_below?: "error" | "info" | "success" | "warning";
+      };
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
       };
     };
   };

@@ -34,7 +34,7 @@ export type ActionInput = {
   action: ItemAction;
   values?: unknown;
   until?: Date;
-  /** An answer given outside the API and the dashboard (items.answered_via, in the audit entry). */
+  /** The channel a person acted from when not the API or the dashboard (items.answered_via). */
   via?: AnswerChannel;
 };
 
@@ -49,7 +49,8 @@ function changesFor(
   switch (input.action) {
     case 'answer':
       return sql`status = ${to}, response = ${sql.json(input.values as never)}, answered_at = now(),
-                 answered_by_type = ${actor.type}, answered_by_id = ${actor.id}, answered_via = ${input.via ?? null}`;
+                 answered_by_type = ${actor.type}, answered_by_id = ${actor.id},
+                 answered_via = ${input.via ?? null}`;
     case 'ack':
       return sql`acked_at = coalesce(acked_at, now())`;
     case 'archive':
@@ -123,12 +124,10 @@ export async function actOnItem(
       update items set ${changesFor(tx, current, input, to, actor)}, updated_at = now()
        where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    const data =
-      input.action === 'snooze'
-        ? { until: input.until?.toISOString() }
-        : input.via
-          ? { answered_via: input.via }
-          : {};
+    const data = {
+      ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
+      ...(input.via ? { answered_via: input.via } : {}),
+    };
     await recordItemChange(tx, {
       row,
       action: `item.${input.action}`,

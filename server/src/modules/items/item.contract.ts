@@ -49,7 +49,7 @@ export const ZItem = z
     answered_via: z
       .enum(answerChannels)
       .nullable()
-      .describe('Where the answer came from when not the API or the dashboard'),
+      .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
     acked_at: z.string().nullable(),
     snoozed_until: z.string().nullable(),
     pinned: z.boolean(),

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Identity } from '../../auth/identity';
+import { memberIdentity } from '../../auth/member-identity';
 import { can } from '../../auth/permissions';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -48,27 +49,13 @@ async function actingFor(deps: Deps, config: SlackConfig, payload: InteractionPa
   return { orgId: item.org_id, client: bot.client, slackUser, channel: payload.channel?.id } satisfies Acting;
 }
 
-/** The Beckon member a Slack user is linked to, as an identity with their role's permissions. */
+/** The Beckon member a Slack user is linked to, as an identity with their current role. */
 async function linkedIdentity(deps: Deps, acting: Acting): Promise<Identity | 'unlinked' | 'not_member'> {
-  const [row] = await deps.sql<{ user_id: string; role: string | null; permissions: string[] | null }[]>`
-    select l.user_id, r.name as role, r.permissions
-      from slack_user_links l
-      left join memberships m on m.org_id = l.org_id and m.user_id = l.user_id
-      left join roles r on r.id = m.role_id
-     where l.org_id = ${acting.orgId} and l.slack_user_id = ${acting.slackUser}`;
-  if (!row) return 'unlinked';
-  if (!row.role || !row.permissions) return 'not_member';
-  return {
-    userId: row.user_id,
-    orgId: acting.orgId,
-    agentId: null,
-    // A person acting through a Slack link is treated as their session would be.
-    source: 'session',
-    clientId: null,
-    credentialId: `slack:${acting.slackUser}`,
-    role: row.role,
-    permissions: row.permissions,
-  };
+  const [link] = await deps.sql<{ user_id: string }[]>`
+    select user_id from slack_user_links where org_id = ${acting.orgId} and slack_user_id = ${acting.slackUser}`;
+  if (!link) return 'unlinked';
+  const person = { orgId: acting.orgId, userId: link.user_id };
+  return (await memberIdentity(deps.sql, person, 'slack_link', `slack:${acting.slackUser}`)) ?? 'not_member';
 }
 
 async function tell(deps: Deps, acting: Acting, text: string) {
@@ -156,7 +143,7 @@ async function blockAction(deps: Deps, config: SlackConfig, payload: Interaction
   } else if (id === ACTIONS.ack && action?.value) {
     const itemId = action.value;
     await act(deps, config, payload, itemId, (identity, acting) =>
-      actOnItem(deps, identity, acting.orgId, itemId, { action: 'ack' }),
+      actOnItem(deps, identity, acting.orgId, itemId, { action: 'ack', via: 'slack' }),
     );
   } else if (id === ACTIONS.open && action?.value && payload.trigger_id) {
     const itemId = action.value;
