@@ -34,7 +34,6 @@ function detail(data: Record<string, unknown> | null): string {
     return ` ${VIA[data.answered_via] ?? `via ${data.answered_via}`}`;
   if (typeof data.until === 'string') return ` until ${formatDateTime(data.until)}`;
   if (typeof data.filename === 'string') return `: ${data.filename}`;
-  if (typeof data.answered_via === 'string') return ` via ${data.answered_via}`;
   return '';
 }
 
