@@ -16,10 +16,9 @@ export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
     return sql`slack_jobs as (
       select graphile_worker.add_job(
                identifier => 'slack_post_item', max_attempts => ${JOB_MAX_ATTEMPTS},
-               payload => json_build_object('item_id', ${row.id}::uuid, 'org_id', r.org_id,
-                                            'slack_channel_id', r.slack_channel_id, 'delivery_id', gen_random_uuid()))
-        from slack_routes r
-       where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid)`;
+               payload => json_build_object('item_id', ${row.id}::uuid, 'org_id', t.org_id,
+                                            'slack_channel_id', t.slack_channel_id, 'delivery_id', gen_random_uuid()))
+        from (${slackTargets(sql, row)}) t)`;
   }
   return sql`slack_jobs as (
     select graphile_worker.add_job(
@@ -29,3 +28,13 @@ export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
              job_key => ${`slack_update_item:${row.id}`})
      where exists (select 1 from slack_messages m where m.item_id = ${row.id}))`;
 }
+
+/**
+ * Where a new item is posted in Slack, as `(org_id, slack_channel_id)` rows of its own
+ * organization: the route of its channel (a Slack channel, or a person's DM). The extension point
+ * of routing by assignee: a `union` with the linked Slack user (`slack_user_links`) of each user
+ * assignee of the item, once items have assignees.
+ */
+const slackTargets = (sql: Queryable, row: ItemRow) =>
+  sql`select r.org_id, r.slack_channel_id from slack_routes r
+       where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid`;
