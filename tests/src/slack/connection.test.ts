@@ -47,6 +47,17 @@ describe('connecting a workspace', () => {
     expect(res.body).toEqual(planLimitBody('slack_workspaces', 0, 0));
   });
 
+  it('is checked again when Slack sends the browser back', async () => {
+    const team = await teamOrg();
+    const install = await team.owner.post<{ url: string }>('/api/slack/install');
+    await onPlan(server, team.org.id, 'free');
+    const workspace = fake.workspace('TLATE', 'Late', {});
+    const state = new URL(install.body.url).searchParams.get('state') ?? '';
+    const back = await oauthReturn(server, { code: workspace.installCode(), state });
+    expect(back).toEqual({ status: 302, location: 'http://localhost:5173/settings/slack?error=plan_limit' });
+    expect((await team.owner.get('/api/slack/connection')).body).toEqual({ connection: null });
+  });
+
   it('needs org.manage', async () => {
     const team = await teamOrg();
     const member = await team.join('member');

@@ -2,6 +2,7 @@ import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
 import { can } from '../../auth/permissions';
 import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
 import type { SlackConnectionView } from './slack.contract';
@@ -130,9 +131,10 @@ export async function completeInstall(
   }
   const token = encryptToken(config, access.access_token);
   const team = { id: access.team.id, name: access.team.name ?? access.team.id };
-  await deps.sql.begin(async (tx) => {
+  const stored = await deps.sql.begin(async (tx) => {
     const existing = await findConnection(tx, orgId);
-    if (!existing) await enforcePlanLimit(tx, deps.env, orgId, 'slack_workspaces');
+    // The plan changed since the install started: back to the page, which says so.
+    if (!existing && !(await withinPlan(tx, deps, orgId))) return false;
     // Another workspace: the old one's routes, links and messages name ids that mean nothing now.
     if (existing && existing.team_id !== team.id)
       await tx`delete from slack_connections where org_id = ${orgId}`;
@@ -147,8 +149,19 @@ export async function completeInstall(
       actor: { type: 'user', id: userId },
       data: { team_id: team.id, team_name: team.name },
     });
+    return true;
   });
-  return settingsPage(deps, 'connected=1');
+  return settingsPage(deps, stored ? 'connected=1' : 'error=plan_limit');
+}
+
+async function withinPlan(tx: Queryable, deps: Deps, orgId: string): Promise<boolean> {
+  try {
+    await enforcePlanLimit(tx, deps.env, orgId, 'slack_workspaces');
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 402) return false;
+    throw error;
+  }
 }
 
 async function stillManages(sql: Queryable, orgId: string, userId: string): Promise<boolean> {

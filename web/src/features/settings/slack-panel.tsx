@@ -14,6 +14,8 @@ const INSTALL_ERRORS: Record<string, string> = {
   invalid_state: 'The connection took too long or did not start here. Try again.',
   forbidden: 'You no longer manage this organization.',
   access_denied: 'The installation was canceled in Slack.',
+  invalid_code: 'Slack did not accept the installation (it may have been used already). Try again.',
+  plan_limit: "The organization's plan does not include Slack.",
 };
 
 /** Which Beckon channel posts its new items to which Slack channel. */
