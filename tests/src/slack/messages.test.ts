@@ -157,6 +157,23 @@ describe('interactions', () => {
     expect((await item(created.id)).status).toBe('open');
   });
 
+  it('acknowledges an item without a form', async () => {
+    const created = (
+      await owner.post<Item & { acked_at: string | null }>('/api/items', { title: 'FYI', channel_id: opsId })
+    ).body;
+    const message = await fake.waitForMention('chat.postMessage', created.id);
+    const found = buttons(message.params.blocks);
+    expect(Object.keys(found)).toEqual(['Acknowledge', 'Open in Beckon']);
+    // UALICE linked her account in the test above.
+    expect((await interact(server, click(TEAM.id, 'UALICE', 'COPS', found.Acknowledge!))).status).toBe(200);
+    const acked = (await owner.get<{ acked_at: string | null; status: string }>(`/api/items/${created.id}`))
+      .body;
+    expect(acked).toMatchObject({ status: 'open', acked_at: expect.any(String) });
+    const update = await waitForUpdate(created.id);
+    expect(Object.keys(buttons(update.params.blocks))).toEqual(['Open in Beckon']);
+    expect(JSON.stringify(update.params.blocks)).toContain('Acknowledged');
+  });
+
   it('updates the message after an answer in the dashboard', async () => {
     const { item: created, message } = await posted();
     expect((await owner.post(`/api/items/${created.id}/answer`, { values: { ok: false } })).status).toBe(200);
