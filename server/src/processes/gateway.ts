@@ -18,7 +18,8 @@ const app = await buildGateway(
   { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY },
 );
 const appUrl = new URL(env.APP_URL);
-await app.listen({ host: env.HOST, port: Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80)) });
+const appPort = Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80));
+await app.listen({ host: env.HOST, port: env.GATEWAY_PORT ?? appPort });
 const stop = async () => {
   await app.close();
   process.exit(0);

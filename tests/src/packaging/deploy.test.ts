@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../harness';
 import { startScript } from '../harness/production';
-import { REPO_DIR, runProgram } from './tools';
+import { REPO_DIR, runProgram, SERVER_DEPLOY } from './tools';
 
 /**
  * The compiled server as a deployment gets it (the Dockerfile's steps): `pnpm deploy --prod
@@ -26,11 +26,10 @@ beforeAll(async () => {
   // The global setup has built server/dist.
   work = await mkdtemp(path.join(tmpdir(), 'beckon-deploy-'));
   app = path.join(work, 'app');
-  const deploy = await runProgram(
-    'pnpm',
-    ['--filter', '@beckon/server', 'deploy', '--prod', '--no-optional', path.join(app, 'server')],
-    { cwd: REPO_DIR, timeoutMs: 300_000 },
-  );
+  const deploy = await runProgram('pnpm', [...SERVER_DEPLOY, path.join(app, 'server')], {
+    cwd: REPO_DIR,
+    timeoutMs: 300_000,
+  });
   if (deploy.code !== 0) throw new Error(`pnpm deploy failed:\n${deploy.stdout}\n${deploy.stderr}`);
   await admin`create database ${admin(database)}`;
 }, 320_000);
