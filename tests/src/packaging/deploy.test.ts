@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withDatabase } from '@beckon/db';
@@ -14,7 +14,8 @@ import { REPO_DIR, runProgram, SERVER_DEPLOY } from './tools';
  * The compiled server as a deployment gets it (the Dockerfile's steps): `pnpm deploy --prod
  * --no-optional` of @beckon/server into app/server of a folder outside the workspace, then the
  * root package.json's production scripts run there with plain node and a bare environment: the
- * migrations apply to an empty database and the resource process answers /ready.
+ * migrations apply to an empty database, the resource process answers /ready, and the gateway
+ * serves the dashboard from app/web/dist (where the Dockerfile puts it).
  */
 let work: string;
 let app: string;
@@ -52,7 +53,7 @@ const bareEnv = (extra: Record<string, string>) => ({
   ...extra,
 });
 
-async function waitForReady(url: string, run: ReturnType<typeof startScript>): Promise<number> {
+async function waitForOk(url: string, run: ReturnType<typeof startScript>): Promise<number> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && run.child.exitCode === null) {
     const status = await fetch(url).then(
@@ -98,8 +99,25 @@ describe('the deployed compiled server', () => {
       env: bareEnv({ PORT: String(port), HOST: '127.0.0.1' }),
     });
     children.push(resource);
-    expect(await waitForReady(`http://127.0.0.1:${port}/ready`, resource)).toBe(200);
+    expect(await waitForOk(`http://127.0.0.1:${port}/ready`, resource)).toBe(200);
     resource.child.kill('SIGTERM');
     expect(await resource.exited, resource.output()).toBe(0);
+  });
+
+  it('serves the dashboard from web/dist beside the deployed server, on GATEWAY_PORT', async () => {
+    const dist = path.join(app, 'web', 'dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>deployed dashboard</title>');
+    const port = await freePort();
+    const gateway = startScript('start:gateway', {
+      cwd: app,
+      env: bareEnv({ GATEWAY_PORT: String(port), APP_URL: 'https://beckon.example.test' }),
+    });
+    children.push(gateway);
+    expect(await waitForOk(`http://127.0.0.1:${port}/`, gateway)).toBe(200);
+    const page = await fetch(`http://127.0.0.1:${port}/items/some-client-route`);
+    expect(await page.text()).toContain('deployed dashboard');
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited, gateway.output()).toBe(0);
   });
 });
