@@ -182,6 +182,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         template?: string;
         channel?: string;
       };
@@ -297,9 +314,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -307,7 +343,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -316,6 +352,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     list: {
@@ -443,9 +491,28 @@ export type Procedures = {
           };
           callback_url: null | string;
           deadline_at: null | string;
+          on_timeout: {
+            action: "expire";
+          } | {
+            values: {
+              [key: string]: unknown;
+            };
+            action: "answer";
+          } | {
+            action: "dismiss";
+          };
+          approvals: null | {
+            required: number;
+            field: string;
+            approve_value: null | string;
+            exclude_creator: boolean;
+            any_rejection_closes: boolean;
+            approved: number;
+            rejected: number;
+          };
           channel: null | string;
           created_by: {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           response: null | {
@@ -453,7 +520,7 @@ export type Procedures = {
           };
           answered_at: null | string;
           answered_by: null | {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           acked_at: null | string;
@@ -462,6 +529,18 @@ export type Procedures = {
           archived_at: null | string;
           created_at: string;
           updated_at: string;
+          responses: Array<{
+            at: string;
+            values: {
+              [key: string]: unknown;
+            };
+            user_id: null | string;
+            by: {
+              type: "user" | "agent" | "system" | "policy";
+              id: null | string;
+            };
+            approves: null | boolean;
+          }>;
         }>;
         next_cursor: null | string;
       };
@@ -583,9 +662,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -593,7 +691,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -602,6 +700,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     update: {
@@ -731,9 +841,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -741,7 +870,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -750,6 +879,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     answer: {
@@ -872,9 +1013,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -882,7 +1042,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -891,6 +1051,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     snooze: {
@@ -1011,9 +1183,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1021,7 +1212,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1030,6 +1221,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     ack: {
@@ -1149,9 +1352,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1159,7 +1381,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1168,6 +1390,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     dismiss: {
@@ -1287,9 +1521,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1297,7 +1550,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1306,6 +1559,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     restore: {
@@ -1425,9 +1690,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1435,7 +1719,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1444,6 +1728,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     withdraw: {
@@ -1563,9 +1859,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1573,7 +1888,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1582,6 +1897,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unsnooze: {
@@ -1701,9 +2028,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1711,7 +2057,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1720,6 +2066,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     pin: {
@@ -1839,9 +2197,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1849,7 +2226,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1858,6 +2235,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unpin: {
@@ -1977,9 +2366,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1987,7 +2395,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -1996,6 +2404,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     archive: {
@@ -2115,9 +2535,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2125,7 +2564,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -2134,6 +2573,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unarchive: {
@@ -2253,9 +2704,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2263,7 +2733,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -2272,6 +2742,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     comments: {
@@ -2283,7 +2765,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       }>;
@@ -2298,7 +2780,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       };
@@ -2310,12 +2792,12 @@ export type Procedures = {
       };
       output: Array<{
         id: string;
+        action: null | string;
         created_at: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         body: null | string;
         actor_id: null | string;
         entry_type: "event" | "comment";
-        action: null | string;
         data: null | {
           [key: string]: unknown;
         };
@@ -2580,6 +3062,23 @@ export type Procedures = {
           };
           callback_url?: string;
           deadline_at?: string;
+          on_timeout?: {
+            action: "expire";
+          } | {
+            action: "answer";
+            values: {
+              [key: string]: unknown;
+            };
+          } | {
+            action: "dismiss";
+          };
+          approvals?: {
+            required: number;
+            field?: string;
+            approve_value?: string;
+            exclude_creator?: boolean;
+            any_rejection_closes?: boolean;
+          };
         };
         description?: string;
       };
@@ -2646,11 +3145,11 @@ export type Procedures = {
         next_cursor: null | string;
         entries: Array<{
           id: string;
+          action: string;
           created_at: string;
-          actor_type: "user" | "agent" | "system";
+          actor_type: "user" | "agent" | "system" | "policy";
           item_id: null | string;
           actor_id: null | string;
-          action: string;
           data: {
             [key: string]: unknown;
           };
@@ -3249,6 +3748,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         template?: string;
         channel?: string;
       };
@@ -3364,9 +3880,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -3374,7 +3909,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         acked_at: null | string;
@@ -3383,6 +3918,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
   };
