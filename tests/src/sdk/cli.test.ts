@@ -16,12 +16,14 @@ let server: TestServer;
 let f: Factories;
 let person: HttpClient;
 let agentToken: string;
+let userId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   f = new Factories(server.database.db);
   const account = await f.account('owner');
   person = server.resource.as(account.token);
+  userId = account.user.id;
   agentToken = (await f.apiKey(account.org.id, account.user.id)).token;
 });
 afterAll(() => server?.close());
@@ -91,7 +93,12 @@ describe('beckon CLI', () => {
     await person.post(`/api/items/${item.id}/answer`, { values: { ok: true } });
     const run = await running;
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ status: 'answered', item_id: item.id, response: { ok: true } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      status: 'answered',
+      item_id: item.id,
+      response: { ok: true },
+      answered_by: { type: 'user', id: userId },
+    });
   });
 
   it('ask --wait exits 2 on dismiss and 4 on timeout; --form reads a file', async () => {
