@@ -1,4 +1,4 @@
-import { createClient } from '@beckon/sdk';
+import { createClient, type Form } from '@beckon/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
 import { openEventStream } from '../harness/sse';
@@ -24,7 +24,7 @@ let server: TestServer;
 let f: Factories;
 const receivers = receiverPool();
 
-const FORM = {
+const FORM: Form = {
   id: 'deploy',
   fields: [
     { id: 'ok', type: 'yesno', label: 'Deploy?', required: true },
