@@ -8,6 +8,7 @@ import { parseWhen } from './duration';
 import { formFromFields } from './form';
 import { describeError, itemDetails, itemLine, itemList, json } from './format';
 import { loadBridge, MCP_INSTALL_HINT } from './mcp';
+import { askPolicies } from './policies';
 
 export const USAGE = `Usage: beckon <command> [options]
 
@@ -15,9 +16,8 @@ Commands:
   notify <title>              create a notification
   ask <title> (--field id:type:label ... | --form form.json) [--wait [--timeout 60]]
                               ask a question; --wait prints the outcome as JSON
-      --on-timeout expire|dismiss|answer:<json values>   what happens at --deadline
-      --approvals <N or JSON>     N distinct people must approve (JSON: {required, field,
-                                  approve_value, exclude_creator, any_rejection_closes})
+      [--on-timeout expire|dismiss|answer:<json values>] what happens at --deadline
+      [--approvals <N or JSON {required, field, approve_value, exclude_creator, any_rejection_closes}>]
   list                        list items (--status --channel --q --limit --cursor --archived --snoozed)
   get <id>                    show an item
   ack <id> | dismiss <id>     acknowledge / dismiss an item
@@ -126,7 +126,11 @@ function itemInput(title: string, values: Values): CreateItemInput {
   if (values.tag) input.tags = values.tag as string[];
   const metadata = str(values, 'metadata');
   if (metadata !== undefined) {
-    input.metadata = parseJson(metadata, '--metadata');
+    try {
+      input.metadata = JSON.parse(metadata) as Record<string, unknown>;
+    } catch {
+      throw new UsageError('--metadata must be a JSON object');
+    }
   }
   const deadline = str(values, 'deadline');
   if (deadline !== undefined) input.deadline_at = when(deadline, '--deadline');
@@ -151,33 +155,6 @@ async function askForm(values: Values): Promise<Form> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-/** `--on-timeout expire|dismiss|answer:{"ok":false}` and `--approvals 2` (or a JSON object). */
-function askPolicies(values: Values): Pick<AskInput, 'on_timeout' | 'approvals'> {
-  const policies: Pick<AskInput, 'on_timeout' | 'approvals'> = {};
-  const onTimeout = str(values, 'on-timeout');
-  if (onTimeout === 'expire' || onTimeout === 'dismiss') policies.on_timeout = { action: onTimeout };
-  else if (onTimeout?.startsWith('answer:')) {
-    policies.on_timeout = { action: 'answer', values: parseJson(onTimeout.slice(7), '--on-timeout answer:') };
-  } else if (onTimeout !== undefined)
-    throw new UsageError('--on-timeout must be expire, dismiss or answer:<json values>');
-  const approvals = str(values, 'approvals');
-  if (approvals !== undefined) {
-    policies.approvals = /^\d+$/.test(approvals)
-      ? { required: Number(approvals) }
-      : (parseJson(approvals, '--approvals') as AskInput['approvals']);
-  }
-  return policies;
-}
-
-function parseJson(text: string, name: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {}
-  throw new UsageError(`${name} must be a JSON object`);
 }
 
 const exitOf: Record<WaitOutcome['status'], number> = {
@@ -208,7 +185,7 @@ async function run(
       const input: AskInput = {
         ...itemInput(first, values),
         form: await askForm(values),
-        ...askPolicies(values),
+        ...askPolicies(str(values, 'on-timeout'), str(values, 'approvals'), (m) => new UsageError(m)),
       };
       const timeout = number(str(values, 'timeout'), 'timeout');
       if (timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
@@ -219,8 +196,7 @@ async function run(
       }
       const outcome = await question.waitForAnswer({ timeoutMs: (timeout ?? 60) * 1000 });
       const { status, item, response } = outcome;
-      const answered_by = item.answered_by;
-      io.out(json(asJson ? outcome : { status, item_id: item.id, response, answered_by }));
+      io.out(json(asJson ? outcome : { status, item_id: item.id, response, answered_by: item.answered_by }));
       return exitOf[status];
     }
     case 'list': {
