@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { POLICY } from '../../auth/identity';
 import { AppError } from '../../errors';
 import type { Form } from './form.contract';
-import type { ItemResponse } from './policies.contract';
 import { answerStep, approvalsView, itemPolicies, type StoredApprovals } from './policies';
+import type { ItemResponse } from './policies.contract';
 
 const form: Form = {
   id: 'f',
