@@ -19,6 +19,8 @@ export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expir
 export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
 /** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
 export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
+/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
+export const answerChannels = ['email', 'slack'] as const;
 
 export const channels = pgTable(
   'channels',
@@ -59,6 +61,8 @@ export const items = pgTable(
     answeredAt: ts('answered_at'),
     answeredByType: text('answered_by_type', { enum: actorTypes }),
     answeredById: uuid('answered_by_id'),
+    /** Where the answer came from when not the API or the dashboard: `email`, `slack`. */
+    answeredVia: text('answered_via', { enum: answerChannels }),
     ackedAt: ts('acked_at'),
     snoozedUntil: ts('snoozed_until'),
     pinned: boolean('pinned').notNull().default(false),

@@ -346,6 +346,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -523,6 +524,7 @@ export type Procedures = {
             type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
+          answered_via: null | "email" | "slack";
           acked_at: null | string;
           snoozed_until: null | string;
           pinned: boolean;
@@ -694,6 +696,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -873,6 +876,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1045,6 +1049,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1215,6 +1220,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1384,6 +1390,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1553,6 +1560,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1722,6 +1730,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1891,6 +1900,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2060,6 +2070,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2229,6 +2240,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2398,6 +2410,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2567,6 +2580,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2736,6 +2750,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -3912,6 +3927,7 @@ export type Procedures = {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -3993,7 +4009,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "callback" | "webhook";
+          kind: "email" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -4141,6 +4157,32 @@ export type Procedures = {
         timezone: string;
         muted_channels: Array<string>;
         min_level: "error" | "info" | "success" | "warning";
+      };
+    };
+  };
+  email: {
+    settings: {
+      type: "query";
+      input: void;
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+    updateSettings: {
+      type: "mutation";
+      input: {
+        enabled?: boolean;
+        digest?: "off" | "hourly" | "daily";
+        digest_below?: "error" | "info" | "success" | "warning";
+      };
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
       };
     };
   };

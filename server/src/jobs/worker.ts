@@ -6,6 +6,8 @@ import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
 import { sweepDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
+import { sendEmail } from './send-email';
+import { sendEmailDigest } from './send-email-digest';
 import { startSupervisedPool } from './worker-pool';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
@@ -15,6 +17,8 @@ export function taskList(deps: Deps): TaskList {
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
     deliver_push: deliverPushTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
+    send_email: (payload, helpers) => sendEmail(deps, payload, helpers),
+    send_email_digest: (payload, helpers) => sendEmailDigest(deps, payload, helpers),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql, {
         unusedClientHours: deps.env.OAUTH_CLIENT_UNUSED_HOURS,

@@ -1,4 +1,5 @@
 import type { Queryable } from '@beckon/db';
+import type { answerChannels } from '@beckon/db/schema';
 import type { Actor, Identity } from '../../auth/identity';
 import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
@@ -12,6 +13,8 @@ import { findItem, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { type AnswerStep, answerStep } from './policies';
+
+type AnswerChannel = (typeof answerChannels)[number];
 
 const EVENTS: Record<ItemAction, EventKind> = {
   answer: 'item.answered',
@@ -32,12 +35,14 @@ export type ActionInput = {
   action: ItemAction;
   values?: unknown;
   until?: Date;
+  /** The channel a person acted from when not the API or the dashboard (items.answered_via). */
+  via?: AnswerChannel;
   /** The item's timeout policy acts (answer, dismiss at the deadline): `answered_by: {type: "policy"}`. */
   byPolicy?: boolean;
 };
 
 /** An answer checked against the form and the approvals rule (policies.ts). */
-type Answer = { action: 'answer'; values: Record<string, unknown>; step: AnswerStep };
+type Answer = { action: 'answer'; values: Record<string, unknown>; step: AnswerStep; via?: AnswerChannel };
 
 /** The column changes of an allowed move (the status machine has already said yes). */
 function changesFor(
@@ -51,7 +56,8 @@ function changesFor(
   if ('step' in input) {
     const responses = sql`responses = responses || ${sql.json([input.step.response] as never)}`;
     if (!input.step.closes) return responses;
-    return sql`${responses}, status = ${to}, response = ${sql.json(input.values as never)}, ${decidedBy}`;
+    return sql`${responses}, status = ${to}, response = ${sql.json(input.values as never)}, ${decidedBy},
+               answered_via = ${input.via ?? null}`;
   }
   switch (input.action) {
     case 'dismiss':
@@ -141,13 +147,16 @@ export async function actOnItem(
       const answer = validateAnswer(current.form, input.values);
       if (!answer.ok) throw AppError.validationFailed(answer.fields);
       const step = answerStep(current, actor, identity?.userId ?? null, answer.values, deps.clock());
-      change = { action: 'answer', values: answer.values, step };
+      change = { action: 'answer', values: answer.values, step, via: input.via };
     }
     const [updated] = await tx<ItemRow[]>`
       update items set ${changesFor(tx, current, change, to, actor)}, updated_at = now()
        where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    const data = input.action === 'snooze' ? { until: input.until?.toISOString() } : {};
+    const data = {
+      ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
+      ...(input.via ? { answered_via: input.via } : {}),
+    };
     await recordItemChange(tx, { row, actor, data, webhooks, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
     // run at once if the deadline passed meanwhile.

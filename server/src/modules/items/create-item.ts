@@ -6,6 +6,7 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { quotaError } from '../billing/plan-gate';
+import { emailEntries } from '../email/email-entries';
 import { pushEntries } from '../push/push-entries';
 import {
   type CreateItemInput,
@@ -83,6 +84,7 @@ export async function createItem(
     answered_at: null,
     answered_by_type: null,
     answered_by_id: null,
+    answered_via: null,
     acked_at: null,
     snoozed_until: null,
     pinned: false,
@@ -96,7 +98,7 @@ export async function createItem(
     responses: [],
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
-  // its stream event and notification, its webhook jobs, push entries and expiry job commit together.
+  // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
   const { ctes, select } = followUps(sql, {
     row,
     action: 'item.create',
@@ -106,6 +108,11 @@ export async function createItem(
   });
   const push = await OrgFacts.has(deps, 'devices', identity.orgId);
   const json = (value: unknown) => (value ? sql.json(value as never) : null);
+  const creator = actor.type === 'user' ? actor.id : null;
+  const mail =
+    deps.mailer.configured && (await OrgFacts.has(deps, 'email', identity.orgId))
+      ? emailEntries(sql, row, { except: creator }, now, 'created')
+      : null;
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
@@ -116,10 +123,13 @@ export async function createItem(
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)})
-    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor.type === 'user' ? actor.id : null, now)}` : sql``}
+    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, creator, now)}` : sql``}
+      ${mail ? sql`, ${mail.ctes}` : sql``}
     select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${push ? sql`, (select count(*) from push_jobs)` : sql``}`.catch((error: unknown) => {
-    throw quotaError(deps.env, error) ?? error;
-  });
+      ${push ? sql`, (select count(*) from push_jobs)` : sql``}${mail ? sql`, ${mail.select}` : sql``}`.catch(
+    (error: unknown) => {
+      throw quotaError(deps.env, error) ?? error;
+    },
+  );
   return itemView(row);
 }
