@@ -36,7 +36,9 @@ function Metadata({ item }: { item: Item }) {
       ? [
           ['Answered', formatDateTime(item.answered_at)] as [string, string],
           ['Answered by', actor(item.answered_by)] as [string, string],
-          ['Answered from', item.answered_via ?? 'Beckon (dashboard or API)'] as [string, string],
+          ...(item.answered_by?.type === 'policy'
+            ? []
+            : [['Answered from', item.answered_via ?? 'Beckon (dashboard or API)'] as [string, string]]),
         ]
       : []),
     ...(item.snoozed_until
