@@ -182,6 +182,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         template?: string;
         channel?: string;
       };
@@ -297,9 +314,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -307,7 +343,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -317,6 +353,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     list: {
@@ -444,9 +492,28 @@ export type Procedures = {
           };
           callback_url: null | string;
           deadline_at: null | string;
+          on_timeout: {
+            action: "expire";
+          } | {
+            values: {
+              [key: string]: unknown;
+            };
+            action: "answer";
+          } | {
+            action: "dismiss";
+          };
+          approvals: null | {
+            required: number;
+            field: string;
+            approve_value: null | string;
+            exclude_creator: boolean;
+            any_rejection_closes: boolean;
+            approved: number;
+            rejected: number;
+          };
           channel: null | string;
           created_by: {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           response: null | {
@@ -454,7 +521,7 @@ export type Procedures = {
           };
           answered_at: null | string;
           answered_by: null | {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           answered_via: null | "email" | "slack";
@@ -464,6 +531,18 @@ export type Procedures = {
           archived_at: null | string;
           created_at: string;
           updated_at: string;
+          responses: Array<{
+            at: string;
+            values: {
+              [key: string]: unknown;
+            };
+            user_id: null | string;
+            by: {
+              type: "user" | "agent" | "system" | "policy";
+              id: null | string;
+            };
+            approves: null | boolean;
+          }>;
         }>;
         next_cursor: null | string;
       };
@@ -585,9 +664,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -595,7 +693,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -605,6 +703,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     update: {
@@ -734,9 +844,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -744,7 +873,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -754,6 +883,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     answer: {
@@ -876,9 +1017,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -886,7 +1046,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -896,6 +1056,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     snooze: {
@@ -1016,9 +1188,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1026,7 +1217,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1036,6 +1227,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     ack: {
@@ -1155,9 +1358,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1165,7 +1387,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1175,6 +1397,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     dismiss: {
@@ -1294,9 +1528,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1304,7 +1557,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1314,6 +1567,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     restore: {
@@ -1433,9 +1698,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1443,7 +1727,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1453,6 +1737,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     withdraw: {
@@ -1572,9 +1868,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1582,7 +1897,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1592,6 +1907,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unsnooze: {
@@ -1711,9 +2038,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1721,7 +2067,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1731,6 +2077,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     pin: {
@@ -1850,9 +2208,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1860,7 +2237,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1870,6 +2247,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unpin: {
@@ -1989,9 +2378,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1999,7 +2407,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2009,6 +2417,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     archive: {
@@ -2128,9 +2548,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2138,7 +2577,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2148,6 +2587,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unarchive: {
@@ -2267,9 +2718,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2277,7 +2747,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2287,6 +2757,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     comments: {
@@ -2298,7 +2780,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       }>;
@@ -2313,7 +2795,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       };
@@ -2325,12 +2807,12 @@ export type Procedures = {
       };
       output: Array<{
         id: string;
+        action: null | string;
         created_at: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         body: null | string;
         actor_id: null | string;
         entry_type: "event" | "comment";
-        action: null | string;
         data: null | {
           [key: string]: unknown;
         };
@@ -2595,6 +3077,23 @@ export type Procedures = {
           };
           callback_url?: string;
           deadline_at?: string;
+          on_timeout?: {
+            action: "expire";
+          } | {
+            action: "answer";
+            values: {
+              [key: string]: unknown;
+            };
+          } | {
+            action: "dismiss";
+          };
+          approvals?: {
+            required: number;
+            field?: string;
+            approve_value?: string;
+            exclude_creator?: boolean;
+            any_rejection_closes?: boolean;
+          };
         };
         description?: string;
       };
@@ -2661,11 +3160,11 @@ export type Procedures = {
         next_cursor: null | string;
         entries: Array<{
           id: string;
+          action: string;
           created_at: string;
-          actor_type: "user" | "agent" | "system";
+          actor_type: "user" | "agent" | "system" | "policy";
           item_id: null | string;
           actor_id: null | string;
-          action: string;
           data: {
             [key: string]: unknown;
           };
@@ -3264,6 +3763,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         template?: string;
         channel?: string;
       };
@@ -3379,9 +3895,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -3389,7 +3924,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -3399,6 +3934,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
   };

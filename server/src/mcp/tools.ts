@@ -56,6 +56,20 @@ const itemFields = z.object({
 });
 const ZId = ZItemId.shape.id.describe('Item id (UUID)');
 
+/** service.ask's deadline and what happens then, and approvals by several people (policies.contract.ts). */
+const askPolicies = z.object({
+  deadline_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('ISO 8601 time: when nobody has decided by then, on_timeout applies'),
+  on_timeout: ZItemFields.shape.on_timeout.describe(
+    'At the deadline: {action:"expire"} (default), {action:"answer", values:{...}} (answered_by {type:"policy"}) or {action:"dismiss"}',
+  ),
+  approvals: ZItemFields.shape.approvals.describe(
+    '{required:N, field?, approve_value?, exclude_creator?, any_rejection_closes?}: answered once N distinct people approve',
+  ),
+});
+
 const ZNotifyArgs = z.strictObject({
   title: ZItemFields.shape.title.unwrap().describe('Short headline people see first'),
   ...itemFields.shape,
@@ -88,6 +102,7 @@ export const AGENT_TOOLS: AgentTool[] = [
       form: ZForm.describe(
         'Form: {id, fields:[{id, type: yesno|text|textarea|number|select|radio|multiselect|checkbox|date, label, required?, options?:[{value,label}]}]}',
       ),
+      ...askPolicies.shape,
       callback_url: ZItemFields.shape.callback_url.describe('HTTPS URL that receives the signed outcome'),
     }),
     creates: true,

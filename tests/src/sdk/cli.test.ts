@@ -16,12 +16,15 @@ let server: TestServer;
 let f: Factories;
 let person: HttpClient;
 let agentToken: string;
+let userId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The worker runs deadlines (the --on-timeout policy).
+  server = await startTestServer({ worker: true });
   f = new Factories(server.database.db);
   const account = await f.account('owner');
   person = server.resource.as(account.token);
+  userId = account.user.id;
   agentToken = (await f.apiKey(account.org.id, account.user.id)).token;
 });
 afterAll(() => server?.close());
@@ -91,8 +94,48 @@ describe('beckon CLI', () => {
     await person.post(`/api/items/${item.id}/answer`, { values: { ok: true } });
     const run = await running;
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ status: 'answered', item_id: item.id, response: { ok: true } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      status: 'answered',
+      item_id: item.id,
+      response: { ok: true },
+      answered_by: { type: 'user', id: userId },
+    });
   });
+
+  it('ask --on-timeout answers at the deadline as the policy; --approvals sets the rule', async () => {
+    const run = await beckon([
+      'ask',
+      'Rotate the keys?',
+      '--field',
+      'ok:yesno:Rotate?',
+      '--deadline',
+      '2s',
+      '--on-timeout',
+      'answer:{"ok":false}',
+      '--wait',
+      '--timeout',
+      '30',
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'answered',
+      response: { ok: false },
+      answered_by: { type: 'policy', id: null },
+    });
+    const approvals = await beckon([
+      'ask',
+      'Merge?',
+      '--field',
+      'ok:yesno:Merge?',
+      '--approvals',
+      '2',
+      '--json',
+    ]);
+    expect(JSON.parse(approvals.stdout)).toMatchObject({ approvals: { required: 2, approved: 0 } });
+    const bad = await beckon(['ask', 'Merge?', '--field', 'ok:yesno:Merge?', '--on-timeout', 'maybe']);
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toContain('--on-timeout must be expire, dismiss or answer:<json values>');
+  }, 90_000);
 
   it('ask --wait exits 2 on dismiss and 4 on timeout; --form reads a file', async () => {
     const formFile = path.join(tmpdir(), `beckon-form-${process.pid}.json`);
