@@ -6,7 +6,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { WebClient } from '@slack/web-api';
+import { LogLevel, WebClient } from '@slack/web-api';
 import type { Env } from '../../env';
 import { AppError } from '../../errors';
 
@@ -67,6 +67,8 @@ export function slackClient(config: SlackConfig, token?: string): WebClient {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: SLACK_TIMEOUT_MS,
+    // Failures are recorded in the delivery log and the process log; its own console output stays quiet.
+    logLevel: LogLevel.ERROR,
   });
 }
 
