@@ -6,7 +6,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { actOnItem } from '../items/act-on-item';
 import { getItem } from '../items/read-items';
-import { findConnection, orgBot } from './connection.service';
+import { orgBot } from './connection.service';
 import { linkPageUrl } from './links.service';
 import { ACTIONS } from './message-blocks';
 import { formModal, modalValues } from './modal';
@@ -30,7 +30,13 @@ export type InteractionPayload = {
 /** What the interaction route answers Slack (an empty 200, or a modal's field errors). */
 export type InteractionReply = Record<string, unknown> | null;
 
-type Acting = { orgId: string; client: WebClient; slackUser: string; channel: string | undefined };
+type Acting = {
+  orgId: string;
+  teamId: string;
+  client: WebClient;
+  slackUser: string;
+  channel: string | undefined;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -46,7 +52,13 @@ async function actingFor(deps: Deps, config: SlackConfig, payload: InteractionPa
   const [item] = await deps.sql<{ org_id: string }[]>`select org_id from items where id = ${itemId}`;
   const bot = item ? await orgBot(deps, config, item.org_id) : null;
   if (!bot || !item || bot.connection.team_id !== teamId) return null;
-  return { orgId: item.org_id, client: bot.client, slackUser, channel: payload.channel?.id } satisfies Acting;
+  return {
+    orgId: item.org_id,
+    teamId,
+    client: bot.client,
+    slackUser,
+    channel: payload.channel?.id,
+  } satisfies Acting;
 }
 
 /** The Beckon member a Slack user is linked to, as an identity with their current role. */
@@ -69,10 +81,9 @@ async function tell(deps: Deps, acting: Acting, text: string) {
 async function personFor(deps: Deps, config: SlackConfig, acting: Acting): Promise<Identity | null> {
   const identity = await linkedIdentity(deps, acting);
   if (identity === 'unlinked') {
-    const connection = await findConnection(deps.sql, acting.orgId);
     const url = linkPageUrl(deps, config, {
       org: acting.orgId,
-      team: connection?.team_id ?? '',
+      team: acting.teamId,
       slack_user: acting.slackUser,
     });
     await tell(
