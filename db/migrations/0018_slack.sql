@@ -48,3 +48,14 @@ ALTER TABLE "slack_user_links" ADD CONSTRAINT "slack_user_links_user_id_users_id
 CREATE INDEX "slack_connections_team_idx" ON "slack_connections" USING btree ("team_id");--> statement-breakpoint
 -- Slack is a Team and Enterprise feature: Free connects no workspace (plan gate slack_workspaces).
 UPDATE plans SET slack_workspaces = CASE code WHEN 'free' THEN 0 WHEN 'team' THEN 1 ELSE NULL END;
+--> statement-breakpoint
+-- Resource processes remember which organizations have a Slack workspace (an item change of one
+-- without leaves the Slack jobs out of its statement); connecting and disconnecting tell them.
+CREATE FUNCTION beckon_notify_slack_connections() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('beckon_identity', 'slack:' || COALESCE(NEW.org_id, OLD.org_id));
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER slack_connections_notify AFTER INSERT OR DELETE ON slack_connections
+  FOR EACH ROW EXECUTE FUNCTION beckon_notify_slack_connections();

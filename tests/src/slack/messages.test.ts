@@ -218,6 +218,22 @@ describe('interactions', () => {
   });
 });
 
+describe('organizations connecting later', () => {
+  it('post from the first item after connecting (the processes learn it before the redirect)', async () => {
+    const late = await f.team(server.resource);
+    await onPlan(server, late.org.id, 'team');
+    const ops = (await late.owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body
+      .id;
+    // An item before: the resource process now remembers that this organization has no Slack.
+    expect((await late.owner.post('/api/items', { title: 'Before', channel_id: ops })).status).toBe(201);
+    await connect(server, fake, late.owner, { id: 'TLATER', name: 'Later', channels: { CLATER: 'ops' } });
+    await late.owner.put(`/api/slack/routes/${ops}`, { slack_channel_id: 'CLATER' });
+    const after = (await late.owner.post<Item>('/api/items', { title: 'After', channel_id: ops })).body;
+    const message = await fake.waitForMention('chat.postMessage', after.id);
+    expect(message.params.channel).toBe('CLATER');
+  });
+});
+
 describe('routes to people', () => {
   it("posts to a person's DM with the app, and updates it there", async () => {
     const dm = (await owner.post<{ id: string }>('/api/channels', { name: 'to-alice', mode: 'open' })).body

@@ -1,6 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
 import { can } from '../../auth/permissions';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
@@ -151,6 +152,8 @@ export async function completeInstall(
     });
     return true;
   });
+  // Every process knows the organization has Slack now, before the page says so (OrgFacts).
+  if (stored) await fenceCaches(deps);
   return settingsPage(deps, stored ? 'connected=1' : 'error=plan_limit');
 }
 
