@@ -3,6 +3,7 @@ export * from './credentials';
 export * from './hooks';
 export * from './items';
 export * from './limits';
+export * from './mcp';
 export * from './orgs';
 export * from './push';
 export * from './settings';
