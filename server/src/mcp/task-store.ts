@@ -78,8 +78,8 @@ export async function createTask(
       delete from mcp_tasks where id in (
         select id from mcp_tasks where expires_at < now() limit 100 for update skip locked)),
     task as (
-      insert into mcp_tasks (org_id, agent_id, user_id, item_id, tool, ttl_ms, expires_at)
-      values (${identity.orgId}, ${agentId}, ${userId}, ${itemId}, ${tool}, ${ttlMs},
+      insert into mcp_tasks (id, org_id, agent_id, user_id, item_id, tool, ttl_ms, expires_at)
+      values (uuidv7(), ${identity.orgId}, ${agentId}, ${userId}, ${itemId}, ${tool}, ${ttlMs},
               now() + ${ttlMs} * interval '1 millisecond')
       returning id, item_id, tool, ttl_ms, created_at)
     select task.*, i.status as item_status, i.status_before_archive, i.updated_at as item_updated_at
