@@ -1,5 +1,4 @@
 import { openEventStream } from '../tests/src/harness/sse';
-import type { Figures } from './lib';
 
 type Sql = import('@beckon/db').Sql;
 
