@@ -39,10 +39,12 @@ async function answer(
   version: string | undefined,
   message: Message,
   reply: FastifyReply,
+  shutdown: AbortSignal,
 ) {
   const closed = new AbortController();
   reply.raw.on('close', () => closed.abort());
-  const ctx = { deps, identity, protocolVersion: version, signal: closed.signal };
+  const signal = AbortSignal.any([closed.signal, shutdown]);
+  const ctx = { deps, identity, protocolVersion: version, signal };
   const params = (message.params ?? {}) as Record<string, unknown>;
   try {
     const result = await (METHODS[message.method as string] as Method)(ctx, params);
@@ -64,13 +66,16 @@ async function answer(
  * transport of their own, answering JSON, or server-sent events when the client asked for progress.
  */
 export function registerMcp(app: FastifyInstance, deps: Deps): void {
+  // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
+  const shutdown = new AbortController();
+  app.addHook('preClose', async () => shutdown.abort());
   app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
     const header = request.headers['mcp-protocol-version'];
     const version = typeof header === 'string' ? header : undefined;
     const message = lean(request, version);
-    if (message) return answer(deps, identity, version, message, reply);
-    const server = agentServer(deps, identity, version);
+    if (message) return answer(deps, identity, version, message, reply, shutdown.signal);
+    const server = agentServer(deps, identity, version, shutdown.signal);
     const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

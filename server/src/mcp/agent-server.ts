@@ -40,7 +40,12 @@ const SCHEMAS = {
  * http/mcp.ts leaves to it: initialize, notifications, batches, and calls that stream progress.
  * Each method is the same function as on the lean path (rpc.ts), bound to the request's identity.
  */
-export function agentServer(deps: Deps, identity: Identity, protocolVersion: string | undefined): Server {
+export function agentServer(
+  deps: Deps,
+  identity: Identity,
+  protocolVersion: string | undefined,
+  shutdown: AbortSignal,
+): Server {
   const server = new Server(
     { name: 'beckon', version: '0.1.0' },
     { capabilities: CAPABILITIES, instructions: INSTRUCTIONS },
@@ -53,7 +58,8 @@ export function agentServer(deps: Deps, identity: Identity, protocolVersion: str
         _meta?: { progressToken?: string | number };
       };
       const token = params._meta?.progressToken;
-      const ctx: RpcContext = { deps, identity, protocolVersion, signal: extra.signal };
+      const signal = AbortSignal.any([extra.signal, shutdown]);
+      const ctx: RpcContext = { deps, identity, protocolVersion, signal };
       if (token !== undefined) {
         ctx.progress = (progress, total, message) =>
           extra.sendNotification({

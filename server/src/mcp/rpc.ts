@@ -124,7 +124,7 @@ async function taskResult(ctx: RpcContext, params: Record<string, unknown>) {
   let row = await ownTask(ctx, params);
   while (taskOf(row).status === 'working') {
     await waitForOutcome(ctx.deps, ctx.identity.orgId, row.item_id, 3600_000, ctx.signal);
-    if (ctx.signal?.aborted) throw new RpcError(-32000, 'request closed');
+    if (ctx.signal?.aborted) throw new RpcError(-32000, 'interrupted: call tasks/result again');
     row = await ownTask(ctx, params);
   }
   try {

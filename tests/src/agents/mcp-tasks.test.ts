@@ -180,7 +180,11 @@ describe('MCP tasks (2025-11-25)', () => {
     // other process); the process starts again on the same database and serves the task.
     const later = await createTask(client);
     const [open] = (await person.get<{ items: Item[] }>('/api/items?status=open')).body.items;
+    // A tasks/result still waiting when the process stops is answered (so the process can stop).
+    const interrupted = rpc(key.token, '2025-11-25', 'tasks/result', { taskId: later.taskId });
+    while (!first.deps.events?.subscriberCount) await new Promise((resolve) => setTimeout(resolve, 20));
     await first.close();
+    expect((await interrupted).error).toMatchObject({ code: -32000 });
     first = await startTestServer({ database, worker: true });
     await person.post(`/api/items/${open!.id}/answer`, { values: { ok: true } });
     const again = await connect(key.token);
