@@ -63,13 +63,26 @@ export async function openTasks(url: string, key: string, count: number): Promis
   return ids;
 }
 
-/** GET /api/items/{id} against `tasks/get` of the task asking it, at `tasks.length` open tasks. */
-export async function pollTasks(url: string, key: string, tasks: string[], seconds: number) {
+/**
+ * `tasks/get` of one task at `tasks.length` open tasks against `GET /api/items/{id}` of an item,
+ * same key, same connections, alternating; the ratio is tasks/get's throughput over GET's.
+ */
+export async function pollTasks(url: string, key: string, tasks: string[], rounds: number, seconds: number) {
   const task = tasks[tasks.length >> 1];
-  const polled: Figures[] = [];
-  if (task) {
-    polled.push(
-      await load(`tasks/get at ${tasks.length} open tasks (10 connections)`, {
+  if (!task) return null;
+  const listed = await fetch(`${url}/api/items?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+  const [item] = ((await listed.json()) as { items: Array<{ id: string }> }).items;
+  return alternate(
+    rounds,
+    (round) =>
+      load(`GET /api/items/{id} (10 connections, round ${round})`, {
+        url: `${url}/api/items/${item?.id}`,
+        seconds,
+        connections: 10,
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    (round) =>
+      load(`tasks/get at ${tasks.length} open tasks (10 connections, round ${round})`, {
         url: `${url}/mcp`,
         seconds,
         connections: 10,
@@ -77,17 +90,6 @@ export async function pollTasks(url: string, key: string, tasks: string[], secon
         headers: MCP_HEADERS(key, '2025-11-25'),
         body: rpc('tasks/get', { taskId: task }),
       }),
-    );
-  }
-  const item = await fetch(`${url}/api/items?limit=1`, { headers: { authorization: `Bearer ${key}` } });
-  const [first] = ((await item.json()) as { items: Array<{ id: string }> }).items;
-  polled.push(
-    await load('GET /api/items/{id} (10 connections)', {
-      url: `${url}/api/items/${first!.id}`,
-      seconds,
-      connections: 10,
-      headers: { authorization: `Bearer ${key}` },
-    }),
+    (get, polled) => polled.rps / get.rps,
   );
-  return polled;
 }

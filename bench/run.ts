@@ -130,7 +130,17 @@ try {
     notes.push(
       `MCP notify / POST /api/items, median of ${rounds} rounds: ${percent(notify.median)} (target >= 90 %)`,
     );
-    results.push(...(await pollTasks(server.url, agent, await openTasks(server.url, agent, 1000), seconds)));
+    const tasks = await openTasks(server.url, agent, 1000);
+    const polled = await pollTasks(server.url, agent, tasks, rounds, roundSeconds);
+    if (!polled) notes.push('no MCP tasks on this server: tasks/get not measured');
+    for (const { first, second, ratio } of polled?.rounds ?? []) {
+      results.push(first, second);
+      notes.push(`${second.name}: ${percent(ratio)} of ${first.name}`);
+    }
+    if (polled)
+      notes.push(
+        `tasks/get / GET /api/items/{id}, median of ${rounds} rounds: ${percent(polled.median)} (target > 100 %)`,
+      );
   }
 
   if (!only) notes.push(...dashboardBundle());
