@@ -94,7 +94,7 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
   const args = (params.arguments ?? {}) as Record<string, unknown>;
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) throw RpcError.from(AppError.invalid(fieldsFromZod(parsed.error.issues)));
-  const task = params.task as { ttl?: number | null } | undefined;
+  const task = params.task as { ttl?: unknown } | undefined;
   if (task && !tool.waits) throw new RpcError(-32601, `${tool.name} does not run as a task`);
   const key = tool.creates ? (args.idempotency_key as string | undefined) : undefined;
   const caller = callerOf(ctx, key ?? null);
@@ -102,7 +102,10 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
     let result = await tool.call(caller, args as never);
     if (!tool.waits) return toolResult(ctx, result);
     const item = result as Item;
-    if (task) return { task: await createTask(ctx.deps, ctx.identity, item.id, tool.name, task.ttl) };
+    if (task) {
+      const ttl = typeof task.ttl === 'number' && Number.isFinite(task.ttl) ? task.ttl : undefined;
+      return { task: await createTask(ctx.deps, ctx.identity, item.id, tool.name, ttl) };
+    }
     const wait = (args.wait_seconds as number | undefined) ?? 0;
     if (wait === 0 || item.status !== 'open') return toolResult(ctx, result);
     if (!(await waitReporting(ctx, item.id, wait * 1000))) return toolResult(ctx, result, stillOpen(item.id));
