@@ -311,6 +311,33 @@ describe('raw JSON-RPC at each revision', () => {
   });
 });
 
+describe('through the SDK server (the path of requests asking for progress)', () => {
+  it('creates a task the SDK validates as a CreateTaskResult, sent as server-sent events', async () => {
+    const { key } = await agentAccount();
+    const response = await fetch(`${first.resource.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { ...ASK, task: { ttl: 60_000 }, _meta: { progressToken: 'p-1' } },
+      }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const data = (await response.text()).split('\n').find((line) => line.startsWith('data: '));
+    const message = JSON.parse(data!.slice('data: '.length)) as { result: { task: Task } };
+    expect(message.result.task).toMatchObject({ status: 'working', ttl: 60_000 });
+    const got = await rpc<Task>(key.token, '2025-11-25', 'tasks/get', { taskId: message.result.task.taskId });
+    expect(got.result?.status).toBe('working');
+  });
+});
+
 describe('progress while waiting', () => {
   it('sends progress notifications (over server-sent events) when the client gave a progress token', async () => {
     const { key, person } = await agentAccount();
