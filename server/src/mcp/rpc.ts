@@ -1,5 +1,6 @@
 import { createCaller } from '../app-router';
 import type { Identity } from '../auth/identity';
+import { can } from '../auth/permissions';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod, toAppError, toJsonRpcError } from '../errors';
 import { PROGRESS_EVERY_MS, waitForOutcome } from './item-wait';
@@ -116,7 +117,14 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
   }
 }
 
+/** Tasks show items: reading them takes `items.read`, as reading the items does. */
+function mayRead(ctx: RpcContext) {
+  if (!can(ctx.identity.permissions, 'items.read'))
+    throw RpcError.from(AppError.permissionDenied('items.read'));
+}
+
 async function ownTask(ctx: RpcContext, params: Record<string, unknown>): Promise<TaskRow> {
+  mayRead(ctx);
   const row = await findTask(ctx.deps, ctx.identity, String(params.taskId ?? ''));
   if (!row) throw invalidParams(`task not found: ${String(params.taskId)}`);
   return row;
@@ -164,6 +172,7 @@ export const METHODS: Record<string, Method> = {
   'tasks/result': taskResult,
   'tasks/cancel': cancelTask,
   'tasks/list': async (ctx, params) => {
+    mayRead(ctx);
     const page = await listTasks(ctx.deps, ctx.identity, params.cursor as string | undefined);
     if (!page) throw invalidParams('invalid cursor');
     return page;
