@@ -15,4 +15,5 @@ ALTER TABLE "mcp_tasks" ADD CONSTRAINT "mcp_tasks_agent_id_agents_id_fk" FOREIGN
 ALTER TABLE "mcp_tasks" ADD CONSTRAINT "mcp_tasks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "mcp_tasks" ADD CONSTRAINT "mcp_tasks_item_id_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mcp_tasks_org_agent_idx" ON "mcp_tasks" USING btree ("org_id","agent_id","id");--> statement-breakpoint
-CREATE INDEX "mcp_tasks_expires_idx" ON "mcp_tasks" USING btree ("expires_at");
+CREATE INDEX "mcp_tasks_expires_idx" ON "mcp_tasks" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "mcp_tasks_item_idx" ON "mcp_tasks" USING btree ("item_id");

@@ -33,5 +33,7 @@ export const mcpTasks = pgTable(
   (t) => [
     index('mcp_tasks_org_agent_idx').on(t.orgId, t.agentId, t.id),
     index('mcp_tasks_expires_idx').on(t.expiresAt),
+    // Deleting items (cascading here) finds their tasks.
+    index('mcp_tasks_item_idx').on(t.itemId),
   ],
 );
