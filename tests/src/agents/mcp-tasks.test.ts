@@ -90,6 +90,11 @@ async function rpc<T>(token: string, protocol: string, method: string, params: u
   return (await response.json()) as { id: number; result?: T; error?: { code: number; message: string } };
 }
 
+/** Until a call on `first` waits for an item (it subscribed to the process's event hub). */
+async function untilWaiting() {
+  while (!first.deps.events?.subscriberCount) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 const itemOf = (result: ToolResult) => JSON.parse(result.content[0]!.text!) as Item;
 
 async function createTask(
@@ -182,7 +187,7 @@ describe('MCP tasks (2025-11-25)', () => {
     const [open] = (await person.get<{ items: Item[] }>('/api/items?status=open')).body.items;
     // A tasks/result still waiting when the process stops is answered (so the process can stop).
     const interrupted = rpc(key.token, '2025-11-25', 'tasks/result', { taskId: later.taskId });
-    while (!first.deps.events?.subscriberCount) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilWaiting();
     await first.close();
     expect((await interrupted).error).toMatchObject({ code: -32000 });
     first = await startTestServer({ database, worker: true });
@@ -279,6 +284,8 @@ describe('raw JSON-RPC at each revision', () => {
         name: 'service.get',
         arguments: { id: open.id, wait_seconds: 50 },
       });
+      // Answered once the call waits (subscribed to the event hub): the hub wakes it.
+      await untilWaiting();
       await person.post(`/api/items/${open.id}/answer`, { values: { ok: true } });
       const answered = itemOf((await waiting).result!);
       expect(answered).toMatchObject({ id: open.id, status: 'answered', response: { ok: true } });
@@ -304,6 +311,7 @@ describe('raw JSON-RPC at each revision', () => {
     expect(got.result).toMatchObject({ taskId: task.taskId, status: 'working' });
     const [item] = (await person.get<{ items: Item[] }>('/api/items?status=open')).body.items;
     const result = rpc<ToolResult>(key.token, '2025-11-25', 'tasks/result', { taskId: task.taskId });
+    await untilWaiting();
     await person.post(`/api/items/${item!.id}/answer`, { values: { ok: true } });
     expect(itemOf((await result).result!).status).toBe('answered');
     const done = await rpc<Task>(key.token, '2025-11-25', 'tasks/get', { taskId: task.taskId });
