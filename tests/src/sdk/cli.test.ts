@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 import { until, yesNoForm } from './helpers';
@@ -210,6 +210,26 @@ describe('beckon mcp', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(McpError);
       expect(error).toMatchObject({ code: -32004, data: { error: 'not found' } });
+
+      // Tasks pass through: asked as a task, answered by a person, the result fetched.
+      expect(client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
+      const { task } = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'service.ask', arguments: { title: 'Via stdio?', form: yesNoForm }, task: {} },
+        },
+        CreateTaskResultSchema,
+      );
+      expect(task.status).toBe('working');
+      const waiting = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+      const [asked] = (await person.get<{ items: Item[] }>('/api/items?status=open')).body.items.filter(
+        (i) => i.title === 'Via stdio?',
+      );
+      await person.post(`/api/items/${asked!.id}/answer`, { values: { ok: true } });
+      const [text] = (await waiting).content as Array<{ text: string }>;
+      const answered = JSON.parse(text!.text) as Item;
+      expect(answered).toMatchObject({ id: asked!.id, status: 'answered' });
+      expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('completed');
     } finally {
       await client.close();
     }
