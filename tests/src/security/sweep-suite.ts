@@ -129,6 +129,7 @@ export function sweepSuite(transport: Transport) {
         'push.preferences',
         'push.updatePreferences',
         'email.settings',
+        'slack.link',
         'accounts.me',
         'accounts.logout',
         'accounts.listOrgs',
