@@ -409,7 +409,7 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         expect(Object.keys(paths['/items/{id}/attachments/{aid}'] ?? {})).toEqual(['delete']);
         const post = paths['/items/{id}/attachments']?.post as { responses: Record<string, unknown> };
         expect(Object.keys(post.responses)).toEqual(
-          expect.arrayContaining(['201', '400', '403', '404', '413']),
+          expect.arrayContaining(['201', '400', '403', '404', '413', '503']),
         );
         const get = paths['/items/{id}/attachments/{aid}/download']?.get as {
           security: unknown;
@@ -420,7 +420,7 @@ export function attachmentsSuite(storage: StorageUnderTest) {
           type: 'string',
           format: 'binary',
         });
-        expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
+        expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500', '503']);
       });
     });
   });
