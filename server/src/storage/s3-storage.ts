@@ -62,6 +62,10 @@ export function s3Storage(settings: S3Settings, log: Logger): FileStorage & { ch
   return {
     async put(key, body: Readable, size) {
       const Key = objectKey(key);
+      // A body that breaks off would leave the request waiting for the rest: abort it instead.
+      const abort = new AbortController();
+      const onError = (error: Error) => abort.abort(error);
+      body.once('error', onError);
       try {
         await client.send(
           new PutObjectCommand({
@@ -71,10 +75,13 @@ export function s3Storage(settings: S3Settings, log: Logger): FileStorage & { ch
             ContentLength: size,
             ContentType: 'application/octet-stream',
           }),
+          { abortSignal: abort.signal },
         );
       } catch (error) {
         body.destroy();
-        throw unavailable(error, 'PutObject', Key);
+        throw unavailable(abort.signal.reason ?? error, 'PutObject', Key);
+      } finally {
+        body.off('error', onError);
       }
     },
     async get(key) {

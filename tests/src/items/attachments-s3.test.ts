@@ -1,4 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { s3Storage } from '@beckon/server/storage/s3-storage';
+import type { StoredFile } from '@beckon/server/storage/storage';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Factories,
@@ -181,5 +186,64 @@ describe('attachments in a bucket', () => {
     } finally {
       await cut.close();
     }
+  });
+});
+
+describe('the S3 storage itself', () => {
+  const storage = () =>
+    s3Storage(
+      {
+        bucket: s3.bucket,
+        region: 'us-east-1',
+        endpoint: s3.url,
+        forcePathStyle: true,
+        prefix: 'unit/',
+        credentials: { accessKeyId: s3.env().S3_ACCESS_KEY_ID ?? '', secretAccessKey: 'x' },
+      },
+      pino({ level: 'silent' }),
+    );
+  const read = async (file: StoredFile | null) =>
+    file ? { size: file.size, bytes: await buffer(file.body) } : null;
+
+  it('puts a stream of many chunks, gets it back with its size, deletes it, and tolerates missing keys', async () => {
+    const store = storage();
+    const chunks = Array.from({ length: 40 }, (_, i) => Buffer.alloc(32 * 1024, i));
+    const whole = Buffer.concat(chunks);
+    await store.put('org/one', Readable.from(chunks), whole.length);
+    expect(s3.object('unit/org/one')?.equals(whole)).toBe(true);
+    expect(await read(await store.get('org/one'))).toEqual({ size: whole.length, bytes: whole });
+    await store.delete('org/one');
+    expect(await store.get('org/one')).toBeNull();
+    await expect(store.delete('org/one')).resolves.toBeUndefined();
+  });
+
+  it('refuses an invalid key without sending anything', async () => {
+    const store = storage();
+    const before = s3.calls.length;
+    for (const key of ['../x', 'a//b', '.hidden', 'a b']) {
+      await expect(store.put(key, Readable.from([Buffer.from('x')]), 1)).rejects.toThrow(
+        /invalid storage key/,
+      );
+      await expect(store.get(key)).rejects.toThrow(/invalid storage key/);
+    }
+    expect(s3.calls.length).toBe(before);
+  });
+
+  it('stores nothing when the stream fails halfway, keeping the object that was there', async () => {
+    const store = storage();
+    await store.put('org/kept', Readable.from([Buffer.from('before')]), 6);
+    async function* failing() {
+      yield Buffer.alloc(64 * 1024, 1);
+      throw new Error('the request body broke off');
+    }
+    await expect(store.put('org/kept', Readable.from(failing()), 1024 * 1024)).rejects.toMatchObject({
+      status: 503,
+      body: { error: 'storage unavailable' },
+    });
+    await expect(store.put('org/new', Readable.from(failing()), 1024 * 1024)).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(s3.object('unit/org/kept')?.toString()).toBe('before');
+    expect(s3.object('unit/org/new')).toBeNull();
   });
 });
