@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 
 /** One request that reached the fake: method, bucket, key (empty for the bucket itself). */
@@ -12,10 +12,56 @@ const SECRET_ACCESS_KEY = 'fake-secret-key';
 const xmlError = (code: string, message: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>fake</RequestId></Error>`;
 
+const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+/** RFC 3986 encoding, as SigV4 canonicalizes query parameters. */
+const uriEncode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * Whether the request carries a valid AWS Signature Version 4 by the fake's key (S3's rules: the
+ * path as sent, not normalized; the payload hash as the x-amz-content-sha256 header states it,
+ * checked against the body unless UNSIGNED-PAYLOAD).
+ */
+function signatureProblem(request: http.IncomingMessage, body: Buffer): string | null {
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      request.headers.authorization ?? '',
+    );
+  if (!match) return 'missing or malformed AWS4-HMAC-SHA256 authorization';
+  const [, accessKey, date = '', region = '', signedHeaders = '', signature = ''] = match;
+  if (accessKey !== ACCESS_KEY_ID) return 'unknown access key';
+  const payloadHash = String(request.headers['x-amz-content-sha256'] ?? '');
+  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256Hex(body)) return 'payload hash mismatch';
+  const [path = '/', query = ''] = (request.url ?? '/').split('?');
+  const canonicalQuery = [...new URLSearchParams(query)]
+    .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
+    .sort()
+    .join('&');
+  const canonicalHeaders = signedHeaders
+    .split(';')
+    .map(
+      (name) =>
+        `${name}:${String(request.headers[name] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
+  const canonical = [request.method, path, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].join(
+    '\n',
+  );
+  const amzDate = String(request.headers['x-amz-date'] ?? '');
+  const scope = `${date}/${region}/s3/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
+  const key = ['s3', 'aws4_request'].reduce(hmac, hmac(hmac(`AWS4${SECRET_ACCESS_KEY}`, date), region));
+  const expected = createHmac('sha256', key).update(toSign).digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex')) ? null : 'signature does not match';
+}
+
 /**
  * The S3 API faked at the HTTP boundary, path-style (`/bucket/key`), for the real AWS SDK client:
  * PutObject, GetObject, HeadObject, DeleteObject and HeadBucket on buckets made with it, objects
- * kept in memory. Requests must be signed (AWS4-HMAC-SHA256) with the fake's access key; a body
+ * kept in memory. Requests must carry a valid Signature Version 4 by the fake's key pair; a body
  * must match its Content-Length. Multipart uploads and aws-chunked bodies are refused (501), so a
  * client that starts sending them fails loudly. `failWith(500)` makes every request fail until
  * `failWith(null)`.
@@ -41,10 +87,9 @@ export async function startFakeS3(buckets: string[] = ['beckon-test']) {
       calls.push({ method, bucket, key });
       if (failure !== null)
         return send(response, failure, 'InternalError', 'We encountered an internal error.');
-      const auth = request.headers.authorization ?? '';
-      if (!auth.startsWith(`AWS4-HMAC-SHA256 Credential=${ACCESS_KEY_ID}/`)) {
-        return send(response, 403, 'InvalidAccessKeyId', 'The access key does not exist.');
-      }
+      const body = Buffer.concat(chunks);
+      const problem = signatureProblem(request, body);
+      if (problem) return send(response, 403, 'SignatureDoesNotMatch', problem);
       if (url.searchParams.has('uploads') || url.searchParams.has('uploadId')) {
         return send(response, 501, 'NotImplemented', 'multipart uploads are not faked');
       }
@@ -57,7 +102,6 @@ export async function startFakeS3(buckets: string[] = ['beckon-test']) {
         if (/aws-chunked/.test(request.headers['content-encoding'] ?? '')) {
           return send(response, 501, 'NotImplemented', 'aws-chunked bodies are not faked');
         }
-        const body = Buffer.concat(chunks);
         if (Number(request.headers['content-length']) !== body.length) {
           return send(response, 400, 'IncompleteBody', 'The body does not match Content-Length.');
         }

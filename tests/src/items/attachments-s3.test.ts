@@ -198,7 +198,10 @@ describe('the S3 storage itself', () => {
         endpoint: s3.url,
         forcePathStyle: true,
         prefix: 'unit/',
-        credentials: { accessKeyId: s3.env().S3_ACCESS_KEY_ID ?? '', secretAccessKey: 'x' },
+        credentials: {
+          accessKeyId: s3.env().S3_ACCESS_KEY_ID ?? '',
+          secretAccessKey: s3.env().S3_SECRET_ACCESS_KEY ?? '',
+        },
       },
       pino({ level: 'silent' }),
     );
