@@ -51,6 +51,14 @@ export function s3Storage(settings: S3Settings, log: Logger): FileStorage & { ch
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: IDLE_TIMEOUT_MS },
+    // The SDK's own warnings in the process's log rather than on the console; its per-request
+    // lines and errors are left out (each failure is logged below once, with its cause).
+    logger: {
+      debug: () => {},
+      info: () => {},
+      warn: (...content: unknown[]) => log.warn({ s3: content }, 'object storage client warning'),
+      error: () => {},
+    },
   });
   const Bucket = settings.bucket;
   const objectKey = (key: string) => settings.prefix + checkKey(key);

@@ -128,6 +128,24 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         expect(got.headers.get('x-content-type-options')).toBe('nosniff');
         expect(got.headers.get('cache-control')).toBe('private, no-store');
 
+        const head = await fetch(
+          `${server.resource.baseUrl}/api/items/${itemId}/attachments/${attachment.id}/download`,
+          { method: 'HEAD', headers: { authorization: `Bearer ${owner.token}` } },
+        );
+        expect(head.status).toBe(200);
+        expect(Object.fromEntries(head.headers)).toMatchObject(
+          Object.fromEntries(
+            [
+              'content-type',
+              'content-length',
+              'content-disposition',
+              'x-content-type-options',
+              'cache-control',
+            ].map((name) => [name, got.headers.get(name)]),
+          ),
+        );
+        expect((await head.arrayBuffer()).byteLength).toBe(0);
+
         const list = await owner.get<Attachment[]>(`/api/items/${itemId}/attachments`);
         expect(list.status).toBe(200);
         expect(list.body).toEqual([attachment]);
