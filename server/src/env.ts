@@ -72,6 +72,8 @@ export const ZEnv = z
     APP_URL: z.url().default('http://localhost:5173'),
     WEB_GATEWAY: bool.default(true),
     WEB_DIST: optional,
+    /** The gateway's port when not APP_URL's (behind another proxy, APP_URL is the public one). */
+    GATEWAY_PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
     OAUTH_SIGNING_KEY: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
     DEV_LOGIN_ENABLED: bool.default(false),
     ALLOW_PRIVATE_DESTINATIONS: bool.default(false),
@@ -80,6 +82,15 @@ export const ZEnv = z
     SMTP_USER: optional,
     SMTP_PASS: optional,
     SMTP_FROM: z.string().min(3).default('Beckon <no-reply@beckon.localhost>'),
+    /** Signs the answer and unsubscribe links of item mails (else derived from the OAuth signing key). */
+    EMAIL_LINK_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
+    /** How long an answer link of an item mail works. */
+    EMAIL_LINK_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(72),
     IDP_A_CLIENT_ID: optional,
     IDP_A_CLIENT_SECRET: optional,
     IDP_B_CLIENT_ID: optional,
@@ -111,6 +122,14 @@ export const ZEnv = z
     PUSH_PROJECT_ID: optional,
     PUSH_APP_ID: optional,
     PUSH_MESSAGING_SENDER_ID: optional,
+    /** Slack (docs/configuration.md): the app's OAuth client, its request-signing secret, and the token key. */
+    SLACK_CLIENT_ID: optional,
+    SLACK_CLIENT_SECRET: optional,
+    SLACK_SIGNING_SECRET: optional,
+    /** Encrypts the workspaces' bot tokens at rest (AES-256-GCM, key derived with HKDF). */
+    SLACK_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Slack's Web API base, when not its own (a local fake in tests). */
+    SLACK_API_URL: optional.pipe(z.url().optional()),
     TRUST_PROXY: trustProxy.default(['loopback']),
     /** Rate limits (docs/security.md): per credential on the API, per client address and email on sign-in. */
     RATE_LIMIT_ENABLED: bool.default(true),

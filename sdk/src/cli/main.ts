@@ -8,6 +8,7 @@ import { parseWhen } from './duration';
 import { formFromFields } from './form';
 import { describeError, itemDetails, itemLine, itemList, json } from './format';
 import { loadBridge, MCP_INSTALL_HINT } from './mcp';
+import { askPolicies } from './policies';
 
 export const USAGE = `Usage: beckon <command> [options]
 
@@ -15,6 +16,8 @@ Commands:
   notify <title>              create a notification
   ask <title> (--field id:type:label ... | --form form.json) [--wait [--timeout 60]]
                               ask a question; --wait prints the outcome as JSON
+      [--on-timeout expire|dismiss|answer:<json values>] what happens at --deadline
+      [--approvals <N or JSON {required, field, approve_value, exclude_creator, any_rejection_closes}>]
   list                        list items (--status --channel --q --limit --cursor --archived --snoozed)
   get <id>                    show an item
   ack <id> | dismiss <id>     acknowledge / dismiss an item
@@ -58,6 +61,8 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
       form: { type: 'string' },
       wait: { type: 'boolean' },
       timeout: { type: 'string' },
+      'on-timeout': { type: 'string' },
+      approvals: { type: 'string' },
     },
     positionals: ['title'],
   },
@@ -177,7 +182,11 @@ async function run(
       return EXIT.ok;
     }
     case 'ask': {
-      const input: AskInput = { ...itemInput(first, values), form: await askForm(values) };
+      const input: AskInput = {
+        ...itemInput(first, values),
+        form: await askForm(values),
+        ...askPolicies(str(values, 'on-timeout'), str(values, 'approvals'), (m) => new UsageError(m)),
+      };
       const timeout = number(str(values, 'timeout'), 'timeout');
       if (timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
       const question = await beckon.ask(input);
@@ -187,7 +196,7 @@ async function run(
       }
       const outcome = await question.waitForAnswer({ timeoutMs: (timeout ?? 60) * 1000 });
       const { status, item, response } = outcome;
-      io.out(json(asJson ? outcome : { status, item_id: item.id, response }));
+      io.out(json(asJson ? outcome : { status, item_id: item.id, response, answered_by: item.answered_by }));
       return exitOf[status];
     }
     case 'list': {

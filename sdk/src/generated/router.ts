@@ -182,6 +182,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         template?: string;
         channel?: string;
       };
@@ -297,9 +314,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -307,15 +343,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     list: {
@@ -443,9 +492,28 @@ export type Procedures = {
           };
           callback_url: null | string;
           deadline_at: null | string;
+          on_timeout: {
+            action: "expire";
+          } | {
+            values: {
+              [key: string]: unknown;
+            };
+            action: "answer";
+          } | {
+            action: "dismiss";
+          };
+          approvals: null | {
+            required: number;
+            field: string;
+            approve_value: null | string;
+            exclude_creator: boolean;
+            any_rejection_closes: boolean;
+            approved: number;
+            rejected: number;
+          };
           channel: null | string;
           created_by: {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           response: null | {
@@ -453,15 +521,28 @@ export type Procedures = {
           };
           answered_at: null | string;
           answered_by: null | {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
+          answered_via: null | "email" | "slack";
           acked_at: null | string;
           snoozed_until: null | string;
           pinned: boolean;
           archived_at: null | string;
           created_at: string;
           updated_at: string;
+          responses: Array<{
+            at: string;
+            values: {
+              [key: string]: unknown;
+            };
+            user_id: null | string;
+            by: {
+              type: "user" | "agent" | "system" | "policy";
+              id: null | string;
+            };
+            approves: null | boolean;
+          }>;
         }>;
         next_cursor: null | string;
       };
@@ -583,9 +664,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -593,15 +693,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     update: {
@@ -731,9 +844,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -741,15 +873,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     answer: {
@@ -872,9 +1017,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -882,15 +1046,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     snooze: {
@@ -1011,9 +1188,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1021,15 +1217,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     ack: {
@@ -1149,9 +1358,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1159,15 +1387,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     dismiss: {
@@ -1287,9 +1528,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1297,15 +1557,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     restore: {
@@ -1425,9 +1698,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1435,15 +1727,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     withdraw: {
@@ -1563,9 +1868,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1573,15 +1897,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unsnooze: {
@@ -1701,9 +2038,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1711,15 +2067,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     pin: {
@@ -1839,9 +2208,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1849,15 +2237,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unpin: {
@@ -1977,9 +2378,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1987,15 +2407,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     archive: {
@@ -2115,9 +2548,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2125,15 +2577,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     unarchive: {
@@ -2253,9 +2718,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2263,15 +2747,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
     comments: {
@@ -2283,7 +2780,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       }>;
@@ -2298,7 +2795,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       };
@@ -2310,12 +2807,12 @@ export type Procedures = {
       };
       output: Array<{
         id: string;
+        action: null | string;
         created_at: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         body: null | string;
         actor_id: null | string;
         entry_type: "event" | "comment";
-        action: null | string;
         data: null | {
           [key: string]: unknown;
         };
@@ -2580,6 +3077,23 @@ export type Procedures = {
           };
           callback_url?: string;
           deadline_at?: string;
+          on_timeout?: {
+            action: "expire";
+          } | {
+            action: "answer";
+            values: {
+              [key: string]: unknown;
+            };
+          } | {
+            action: "dismiss";
+          };
+          approvals?: {
+            required: number;
+            field?: string;
+            approve_value?: string;
+            exclude_creator?: boolean;
+            any_rejection_closes?: boolean;
+          };
         };
         description?: string;
       };
@@ -2646,11 +3160,11 @@ export type Procedures = {
         next_cursor: null | string;
         entries: Array<{
           id: string;
+          action: string;
           created_at: string;
-          actor_type: "user" | "agent" | "system";
+          actor_type: "user" | "agent" | "system" | "policy";
           item_id: null | string;
           actor_id: null | string;
-          action: string;
           data: {
             [key: string]: unknown;
           };
@@ -3249,6 +3763,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         template?: string;
         channel?: string;
       };
@@ -3364,9 +3895,28 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -3374,15 +3924,28 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
       };
     };
   };
@@ -3446,7 +4009,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "callback" | "webhook";
+          kind: "email" | "slack" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -3594,6 +4157,124 @@ export type Procedures = {
         timezone: string;
         muted_channels: Array<string>;
         min_level: "error" | "info" | "success" | "warning";
+      };
+    };
+  };
+  email: {
+    settings: {
+      type: "query";
+      input: void;
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+    updateSettings: {
+      type: "mutation";
+      input: {
+        enabled?: boolean;
+        digest?: "off" | "hourly" | "daily";
+        digest_below?: "error" | "info" | "success" | "warning";
+      };
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+  };
+  slack: {
+    status: {
+      type: "query";
+      input: void;
+      output: {
+        connection: null | {
+          team_id: string;
+          team_name: string;
+          bot_user_id: null | string;
+          connected_at: string;
+        };
+      };
+    };
+    install: {
+      type: "mutation";
+      input: void;
+      output: {
+        url: string;
+      };
+    };
+    disconnect: {
+      type: "mutation";
+      input: void;
+      output: {
+        connection: null | {
+          team_id: string;
+          team_name: string;
+          bot_user_id: null | string;
+          connected_at: string;
+        };
+      };
+    };
+    channels: {
+      type: "query";
+      input: void;
+      output: Array<{
+        id: string;
+        name: string;
+        is_private: boolean;
+        kind: "channel" | "person";
+      }>;
+    };
+    routes: {
+      type: "query";
+      input: void;
+      output: Array<{
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      }>;
+    };
+    putRoute: {
+      type: "mutation";
+      input: {
+        channel_id: string;
+        slack_channel_id: string;
+      };
+      output: {
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      };
+    };
+    deleteRoute: {
+      type: "mutation";
+      input: {
+        channel_id: string;
+      };
+      output: {
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      };
+    };
+    link: {
+      type: "mutation";
+      input: {
+        token: string;
+      };
+      output: {
+        team_id: string;
+        slack_user_id: string;
+        user_id: string;
       };
     };
   };

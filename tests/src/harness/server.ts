@@ -38,8 +38,8 @@ export type TestServerOptions = {
   /** "Now" for credential lifetimes on both processes (see manualClock). */
   clock?: Clock;
   /**
-   * Run on this database (another test server's: a second set of processes of one deployment);
-   * it is left for its owner to drop. Default: a new one.
+   * Serve this database (another server's: a second process on the same data, or a restart)
+   * instead of a fresh one; it is then left in place on close.
    */
   database?: TestDatabase;
   /** Listen on these ports (e.g. chosen with freePort() so ISSUER_URL can name them); 0 = any. */

@@ -6,6 +6,7 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { quotaError } from '../billing/plan-gate';
+import { emailEntries } from '../email/email-entries';
 import { pushEntries } from '../push/push-entries';
 import {
   type CreateItemInput,
@@ -17,6 +18,7 @@ import {
 import { expiryJob, followUps } from './item-changes';
 import { channelIdByName, channelName, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
+import { itemPolicies } from './policies';
 
 /**
  * The fields of a new item: what the request gives, then what its template holds for the fields
@@ -60,6 +62,7 @@ export async function createItem(
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
+  const policies = itemPolicies(input, identity.userId);
   const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
@@ -81,6 +84,7 @@ export async function createItem(
     answered_at: null,
     answered_by_type: null,
     answered_by_id: null,
+    answered_via: null,
     acked_at: null,
     snoozed_until: null,
     pinned: false,
@@ -90,30 +94,43 @@ export async function createItem(
     agent_id: identity.agentId,
     created_at: now,
     updated_at: now,
+    ...policies,
+    responses: [],
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
-  // its stream event and notification, its webhook jobs, push entries and expiry job commit together.
+  // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
   const { ctes, select } = followUps(sql, {
     row,
     action: 'item.create',
     actor,
     event: 'item.created',
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
+    slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });
   const push = await OrgFacts.has(deps, 'devices', identity.orgId);
+  const json = (value: unknown) => (value ? sql.json(value as never) : null);
+  const creator = actor.type === 'user' ? actor.id : null;
+  const mail =
+    deps.mailer.configured && (await OrgFacts.has(deps, 'email', identity.orgId))
+      ? emailEntries(sql, row, { except: creator }, now, 'created')
+      : null;
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
-                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at)
+                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
+                         on_timeout, approvals)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
-              ${row.created_at}, ${row.updated_at})
-    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor.type === 'user' ? actor.id : null, now)}` : sql``}
+              ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)})
+    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, creator, now)}` : sql``}
+      ${mail ? sql`, ${mail.ctes}` : sql``}
     select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${push ? sql`, (select count(*) from push_jobs)` : sql``}`.catch((error: unknown) => {
-    throw quotaError(deps.env, error) ?? error;
-  });
+      ${push ? sql`, (select count(*) from push_jobs)` : sql``}${mail ? sql`, ${mail.select}` : sql``}`.catch(
+    (error: unknown) => {
+      throw quotaError(deps.env, error) ?? error;
+    },
+  );
   return itemView(row);
 }

@@ -1,8 +1,9 @@
-import { itemLevels, itemStatuses } from '@beckon/db/schema';
+import { answerChannels, itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
 import { ZName } from '../channels/channels.contract';
 import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
+import { ZActor, ZApprovals, ZApprovalsInput, ZOnTimeout, ZResponse } from './policies.contract';
 
 /** Size limits of decisions.md. */
 export const LIMITS = {
@@ -15,7 +16,6 @@ export const LIMITS = {
 };
 
 const ZTimestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-const ZActor = z.object({ type: z.enum(['user', 'agent', 'system']), id: z.uuid().nullable() });
 
 export const ZMetadata = z
   .record(z.string(), z.unknown())
@@ -46,6 +46,10 @@ export const ZItem = z
     response: z.record(z.string(), z.unknown()).nullable(),
     answered_at: z.string().nullable(),
     answered_by: ZActor.nullable(),
+    answered_via: z
+      .enum(answerChannels)
+      .nullable()
+      .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
     acked_at: z.string().nullable(),
     snoozed_until: z.string().nullable(),
     pinned: z.boolean(),
@@ -54,6 +58,10 @@ export const ZItem = z
     agent_id: z.uuid().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    // Policies (policies.contract.ts): what happens at the deadline, several approvers, every answer.
+    on_timeout: ZOnTimeout.describe('What happens at the deadline'),
+    approvals: ZApprovals.nullable(),
+    responses: z.array(ZResponse).describe('Every answer, oldest first'),
   })
   .meta({ id: 'Item' });
 export type ItemView = z.infer<typeof ZItem>;
@@ -82,6 +90,10 @@ export const ZItemFields = z.strictObject({
   metadata: ZMetadata.optional().meta({ default: ITEM_DEFAULTS.metadata }),
   callback_url: ZHttpUrl.optional(),
   deadline_at: ZTimestamp.optional(),
+  on_timeout: ZOnTimeout.optional().describe(
+    'At the deadline: expire (default), answer with values, or dismiss; fixed at creation',
+  ),
+  approvals: ZApprovalsInput.optional().describe('Several distinct people must approve; needs a form'),
 });
 export type ItemFields = z.infer<typeof ZItemFields>;
 
