@@ -64,12 +64,13 @@ function signatureProblem(request: http.IncomingMessage, body: Buffer): string |
  * kept in memory. Requests must carry a valid Signature Version 4 by the fake's key pair; a body
  * must match its Content-Length. Multipart uploads and aws-chunked bodies are refused (501), so a
  * client that starts sending them fails loudly. `failWith(500)` makes every request fail until
- * `failWith(null)`.
+ * `failWith(null)`; `cutBodiesAfter(n)` drops downloads after n bytes.
  */
 export async function startFakeS3(buckets: string[] = ['beckon-test']) {
   const objects = new Map<string, StoredObject>();
   const calls: S3Call[] = [];
   let failure: number | null = null;
+  let cutAfter: number | null = null;
 
   const send = (response: http.ServerResponse, status: number, code: string, message: string) => {
     response.writeHead(status, { 'content-type': 'application/xml' });
@@ -125,6 +126,10 @@ export async function startFakeS3(buckets: string[] = ['beckon-test']) {
           etag: object.etag,
           'last-modified': object.modified.toUTCString(),
         });
+        if (method === 'GET' && cutAfter !== null) {
+          // Half an object, then the connection drops (a store that dies while sending).
+          return response.write(object.body.subarray(0, cutAfter), () => response.destroy());
+        }
         return response.end(method === 'GET' ? object.body : undefined);
       }
       if (method === 'DELETE' && key) {
@@ -162,6 +167,10 @@ export async function startFakeS3(buckets: string[] = ['beckon-test']) {
     /** Every request answers this status (an S3 `InternalError` body) until set back to null. */
     failWith: (status: number | null) => {
       failure = status;
+    },
+    /** GetObject sends this many bytes of the object and drops the connection, until null. */
+    cutBodiesAfter: (bytes: number | null) => {
+      cutAfter = bytes;
     },
     close: () =>
       new Promise<void>((resolve) => {

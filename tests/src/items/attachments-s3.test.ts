@@ -162,6 +162,26 @@ describe('attachments in a bucket', () => {
     expect((await download(first, itemId, again.body.id)).bytes.toString()).toBe('accepted');
   });
 
+  it('cuts a download short, never passing half a file for a whole one, when the store drops it', async () => {
+    const itemId = await createItem();
+    const bytes = randomBytes(512 * 1024);
+    const created = (await upload(owner, itemId, bytes)).body;
+    s3.cutBodiesAfter(100 * 1024);
+    try {
+      const url = `${first.resource.baseUrl}/api/items/${itemId}/attachments/${created.id}/download`;
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-length')).toBe(String(bytes.length));
+      // The response ends before its announced length: the client sees an error, not a short file.
+      await expect(res.arrayBuffer()).rejects.toThrow();
+    } finally {
+      s3.cutBodiesAfter(null);
+    }
+    const again = await download(first, itemId, created.id);
+    expect(again.status).toBe(200);
+    expect(again.bytes.equals(bytes)).toBe(true);
+  });
+
   it('answers 503 when the store cannot be reached, while /ready stays ready', async () => {
     const closed = await freePort();
     const cut = await startTestServer({
