@@ -33,7 +33,11 @@ const attachmentView = (row: AttachmentRow): AttachmentView => ({
 });
 
 /** Bytes of valid base64 text once decoded (the contract has checked the alphabet and length). */
-const decodedSize = (data: string) => Math.floor((data.replace(/=+$/, '').length * 3) / 4);
+function decodedSize(data: string): number {
+  let end = data.length;
+  while (end > 0 && data[end - 1] === '=') end--;
+  return Math.floor((end * 3) / 4);
+}
 
 /** Base64 characters decoded at a time: a multiple of 4, so every slice decodes on its own. */
 const DECODE_CHARS = 256 * 1024;
