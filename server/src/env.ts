@@ -141,6 +141,25 @@ export const ZEnv = z
     RATE_LIMIT_REGISTER: rate.default({ limit: 20, windowSeconds: 3600 }),
     /** How often each process adds its local API counts to the shared ones. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /** Where attachment files live: `local` (DATA_DIR/attachments) or `s3` (an S3-compatible bucket). */
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: optional.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/, 'must be a bucket name (letters, digits, . _ -)')
+        .optional(),
+    ),
+    S3_REGION: optional,
+    /** An S3-compatible server's address (unset: the provider's own). */
+    S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    /** Prepended to every object key. */
+    S3_PREFIX: z
+      .string()
+      .regex(/^([A-Za-z0-9._-]+\/)*$/, 'must be empty or end with / (e.g. attachments/)')
+      .default('attachments/'),
+    S3_ACCESS_KEY_ID: optional,
+    S3_SECRET_ACCESS_KEY: optional,
     /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
   })
@@ -154,6 +173,7 @@ export const ZEnv = z
         message: `is required when HOST (${env.HOST}) is not a loopback address (without it, sign-in links are returned to the caller)`,
       });
     }
+    checkStorage(env, ctx);
     if (env.NODE_ENV !== 'production') return;
     if (!env.OAUTH_SIGNING_KEY) {
       ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEY'], message: 'is required in production' });
@@ -176,6 +196,36 @@ export const ZEnv = z
   });
 
 export type Env = z.infer<typeof ZEnv>;
+
+type StorageSettings = {
+  STORAGE: 'local' | 's3';
+  S3_BUCKET?: string | undefined;
+  S3_REGION?: string | undefined;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
+};
+
+/** STORAGE=s3 needs a bucket and a region; keys come in pairs; a bucket without STORAGE=s3 is a mistake. */
+function checkStorage(env: StorageSettings, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (env.STORAGE !== 's3') {
+    if (env.S3_BUCKET) issue('S3_BUCKET', 'is set but STORAGE is not s3: set STORAGE=s3 to use the bucket');
+    return;
+  }
+  if (!env.S3_BUCKET) issue('S3_BUCKET', 'is required when STORAGE=s3');
+  if (!env.S3_REGION) {
+    issue(
+      'S3_REGION',
+      "is required when STORAGE=s3 (the bucket's region; us-east-1 for most S3-compatible servers)",
+    );
+  }
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+    issue(
+      env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID',
+      "goes with the other of S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or leave both unset for the SDK's credential chain)",
+    );
+  }
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
