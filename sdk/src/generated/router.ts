@@ -23,11 +23,6 @@ export type Procedures = {
     create: {
       type: "mutation";
       input: {
-        title?: string;
-        message?: string;
-        level?: "error" | "info" | "success" | "warning";
-        priority?: number;
-        channel_id?: string;
         tags?: Array<string>;
         form?: {
           id: string;
@@ -182,6 +177,38 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        title?: string;
+        message?: string;
+        level?: "error" | "info" | "success" | "warning";
+        priority?: number;
+        channel_id?: string;
         template?: string;
         channel?: string;
       };
@@ -298,6 +325,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -316,6 +370,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     list: {
@@ -328,6 +389,8 @@ export type Procedures = {
         channel?: string;
         include_archived?: unknown;
         include_snoozed?: unknown;
+        assigned_to_me?: unknown;
+        claimed_by_me?: unknown;
         q?: string;
       };
       output: {
@@ -444,6 +507,33 @@ export type Procedures = {
           callback_url: null | string;
           deadline_at: null | string;
           channel: null | string;
+          assignees: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
           created_by: {
             type: "user" | "agent" | "system";
             id: null | string;
@@ -462,6 +552,13 @@ export type Procedures = {
           archived_at: null | string;
           created_at: string;
           updated_at: string;
+          claimed_by: null | {
+            type: "user" | "agent";
+            id: string;
+          };
+          claimed_at: null | string;
+          escalation_step: number;
+          next_escalation_at: null | string;
         }>;
         next_cursor: null | string;
       };
@@ -584,6 +681,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -602,6 +726,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     update: {
@@ -732,6 +863,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -750,6 +908,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     answer: {
@@ -873,6 +1038,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -891,6 +1083,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     snooze: {
@@ -1012,6 +1211,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1030,6 +1256,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     ack: {
@@ -1150,6 +1383,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1168,6 +1428,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     dismiss: {
@@ -1288,6 +1555,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1306,6 +1600,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     restore: {
@@ -1426,6 +1727,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1444,6 +1772,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     withdraw: {
@@ -1564,6 +1899,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1582,6 +1944,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unsnooze: {
@@ -1702,6 +2071,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1720,6 +2116,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     pin: {
@@ -1840,6 +2243,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1858,6 +2288,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unpin: {
@@ -1978,6 +2415,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -1996,6 +2460,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     archive: {
@@ -2116,6 +2587,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -2134,6 +2632,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unarchive: {
@@ -2254,6 +2759,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -2272,6 +2804,539 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    assign: {
+      type: "mutation";
+      input: {
+        id: string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system";
+          id: null | string;
+        };
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    claim: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system";
+          id: null | string;
+        };
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    unclaim: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system";
+          id: null | string;
+        };
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     comments: {
@@ -2310,12 +3375,12 @@ export type Procedures = {
       };
       output: Array<{
         id: string;
+        action: null | string;
         created_at: string;
         actor_type: "user" | "agent" | "system";
         body: null | string;
         actor_id: null | string;
         entry_type: "event" | "comment";
-        action: null | string;
         data: null | {
           [key: string]: unknown;
         };
@@ -2382,6 +3447,23 @@ export type Procedures = {
         name: string;
         mode: "open" | "restricted";
         description: string;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_at: string;
       }>;
     };
@@ -2391,12 +3473,46 @@ export type Procedures = {
         name: string;
         mode: "open" | "restricted";
         description?: string;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
       };
       output: {
         id: string;
         name: string;
         mode: "open" | "restricted";
         description: string;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_at: string;
       };
     };
@@ -2408,12 +3524,12 @@ export type Procedures = {
       output: Array<{
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       }>;
     };
     upsert: {
@@ -2421,11 +3537,6 @@ export type Procedures = {
       input: {
         name: string;
         fields: {
-          title?: string;
-          message?: string;
-          level?: "error" | "info" | "success" | "warning";
-          priority?: number;
-          channel_id?: string;
           tags?: Array<string>;
           form?: {
             id: string;
@@ -2580,18 +3691,50 @@ export type Procedures = {
           };
           callback_url?: string;
           deadline_at?: string;
+          assignees?: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation?: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
+          title?: string;
+          message?: string;
+          level?: "error" | "info" | "success" | "warning";
+          priority?: number;
+          channel_id?: string;
         };
         description?: string;
       };
       output: {
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       };
     };
     delete: {
@@ -2602,12 +3745,12 @@ export type Procedures = {
       output: {
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       };
     };
   };
@@ -2646,11 +3789,11 @@ export type Procedures = {
         next_cursor: null | string;
         entries: Array<{
           id: string;
+          action: string;
           created_at: string;
           actor_type: "user" | "agent" | "system";
           item_id: null | string;
           actor_id: null | string;
-          action: string;
           data: {
             [key: string]: unknown;
           };
@@ -2820,11 +3963,11 @@ export type Procedures = {
       input: void;
       output: {
         id: string;
+        name: string;
         metadata: {
           [key: string]: unknown;
         };
         created_at: string;
-        name: string;
         slug: string;
         is_personal: boolean;
         callback_secret: string;
@@ -2841,11 +3984,11 @@ export type Procedures = {
       };
       output: {
         id: string;
+        name: string;
         metadata: {
           [key: string]: unknown;
         };
         created_at: string;
-        name: string;
         slug: string;
         is_personal: boolean;
         callback_secret: string;
@@ -3090,11 +4233,6 @@ export type Procedures = {
       type: "mutation";
       input: {
         token: string;
-        title?: string;
-        message?: string;
-        level?: "error" | "info" | "success" | "warning";
-        priority?: number;
-        channel_id?: string;
         tags?: Array<string>;
         form?: {
           id: string;
@@ -3249,6 +4387,38 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        title?: string;
+        message?: string;
+        level?: "error" | "info" | "success" | "warning";
+        priority?: number;
+        channel_id?: string;
         template?: string;
         channel?: string;
       };
@@ -3365,6 +4535,33 @@ export type Procedures = {
         callback_url: null | string;
         deadline_at: null | string;
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system";
           id: null | string;
@@ -3383,6 +4580,13 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
   };
@@ -3405,7 +4609,7 @@ export type Procedures = {
       input: {
         name: string;
         url: string;
-        events: Array<"item.created" | "item.updated" | "item.answered" | "item.dismissed" | "item.acked" | "item.archived" | "item.unarchived" | "item.restored" | "item.expired" | "item.withdrawn" | "item.commented" | "*">;
+        events: Array<"item.created" | "item.updated" | "item.answered" | "item.dismissed" | "item.acked" | "item.archived" | "item.unarchived" | "item.restored" | "item.expired" | "item.withdrawn" | "item.commented" | "item.reminded" | "item.escalated" | "*">;
         secret?: string;
       };
       output: {

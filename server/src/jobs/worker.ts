@@ -1,5 +1,6 @@
 import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
+import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
@@ -15,6 +16,7 @@ export function taskList(deps: Deps): TaskList {
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
     deliver_push: deliverPushTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
+    escalate_item: (payload) => escalateItem(deps, payload),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql, {
         unusedClientHours: deps.env.OAUTH_CLIENT_UNUSED_HOURS,

@@ -5,8 +5,9 @@ import { actorOf } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { newAssignment } from '../assignment/assignees';
 import { quotaError } from '../billing/plan-gate';
-import { pushEntries } from '../push/push-entries';
+import { escalationJob } from './escalation';
 import {
   type CreateItemInput,
   ITEM_DEFAULTS,
@@ -17,6 +18,7 @@ import {
 import { expiryJob, followUps } from './item-changes';
 import { channelIdByName, channelName, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
+import { creationRecipients, notificationParts } from './notify-people';
 
 /**
  * The fields of a new item: what the request gives, then what its template holds for the fields
@@ -60,6 +62,7 @@ export async function createItem(
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
   const channel = await channelName(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
+  const assignment = await newAssignment(sql, identity.orgId, input);
   const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
@@ -85,6 +88,11 @@ export async function createItem(
     snoozed_until: null,
     pinned: false,
     archived_at: null,
+    ...assignment,
+    claimed_by_type: null,
+    claimed_by_id: null,
+    claimed_at: null,
+    escalation_step: 0,
     created_by_type: actor.type,
     created_by_id: actor.id,
     agent_id: identity.agentId,
@@ -100,20 +108,32 @@ export async function createItem(
     event: 'item.created',
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
   });
-  const push = await OrgFacts.has(deps, 'devices', identity.orgId);
+  const creator = actor.type === 'user' ? actor.id : null;
+  const notify = await notificationParts(
+    deps,
+    sql,
+    row,
+    await creationRecipients(sql, row.org_id, row.assignees, creator),
+    'created',
+  );
+  const escalation = escalationJob(sql, row);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
-                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at)
+                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
+                         assignees, assignee_keys, escalation)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
-              ${row.created_at}, ${row.updated_at})
-    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor.type === 'user' ? actor.id : null, now)}` : sql``}
+              ${row.created_at}, ${row.updated_at},
+              ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)})
+    ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
     select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${push ? sql`, (select count(*) from push_jobs)` : sql``}`.catch((error: unknown) => {
-    throw quotaError(deps.env, error) ?? error;
-  });
+      ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(
+    (error: unknown) => {
+      throw quotaError(deps.env, error) ?? error;
+    },
+  );
   return itemView(row);
 }
