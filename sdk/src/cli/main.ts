@@ -4,6 +4,7 @@ import { version } from '../../package.json';
 import { type BeckonClient, createClient } from '../client';
 import type { AskInput, CreateItemInput, Form, ItemLevel, ListItemsInput } from '../types';
 import type { WaitOutcome } from '../wait';
+import * as assignment from './assignment';
 import { parseWhen } from './duration';
 import { formFromFields } from './form';
 import { describeError, itemDetails, itemLine, itemList, json } from './format';
@@ -20,7 +21,7 @@ Commands:
   ack <id> | dismiss <id>     acknowledge / dismiss an item
   snooze <id> <until>         hide an item until an ISO time or for a duration (30m, 2h, 1d)
   comment <id> <text>         add a comment
-  mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
+${assignment.ASSIGNMENT_USAGE}  mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
                               (runs the @beckon/mcp package, installed separately)
 
 Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
@@ -48,6 +49,7 @@ const itemOptions: Options = {
   tag: { type: 'string', multiple: true },
   metadata: { type: 'string' },
   deadline: { type: 'string' },
+  ...assignment.assignmentOptions,
 };
 const commands: Record<string, { options: Options; positionals: string[] }> = {
   notify: { options: itemOptions, positionals: ['title'] },
@@ -70,6 +72,7 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
       cursor: { type: 'string' },
       archived: { type: 'boolean' },
       snoozed: { type: 'boolean' },
+      ...assignment.listAssignmentOptions,
     },
     positionals: [],
   },
@@ -79,9 +82,11 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
   snooze: { options: {}, positionals: ['id', 'until'] },
   comment: { options: {}, positionals: ['id', 'text'] },
   mcp: { options: {}, positionals: [] },
+  ...assignment.assignmentCommands,
 };
 
 class UsageError extends Error {}
+const usageError = (message: string) => new UsageError(message);
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 type Io = { out: (text: string) => void; err: (text: string) => void };
@@ -129,7 +134,7 @@ function itemInput(title: string, values: Values): CreateItemInput {
   }
   const deadline = str(values, 'deadline');
   if (deadline !== undefined) input.deadline_at = when(deadline, '--deadline');
-  return input;
+  return { ...input, ...assignment.assignmentInput(values, usageError) };
 }
 
 async function askForm(values: Values): Promise<Form> {
@@ -204,7 +209,7 @@ async function run(
       if (values.cursor !== undefined) input.cursor = str(values, 'cursor');
       if (values.archived) input.include_archived = true;
       if (values.snoozed) input.include_snoozed = true;
-      const list = await beckon.list(input);
+      const list = await beckon.list({ ...input, ...assignment.listAssignment(values) });
       show(list, itemList(list));
       return EXIT.ok;
     }
@@ -224,6 +229,10 @@ async function run(
       show(item, `snoozed ${item.id} until ${item.snoozed_until}\n`);
       return EXIT.ok;
     }
+    case 'claim':
+    case 'unclaim':
+    case 'assign':
+      return assignment.runAssignment(command, first, values, beckon, usageError, show);
     case 'comment': {
       const comment = await beckon.addComment(first, second);
       show(comment, `commented on ${comment.item_id}\n`);
