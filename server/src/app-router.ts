@@ -4,6 +4,7 @@ import { attachmentsRouter } from './modules/attachments/router';
 import { auditRouter } from './modules/audit/router';
 import { billingRouter } from './modules/billing/router';
 import { channelsRouter } from './modules/channels/router';
+import { emailRouter } from './modules/email/router';
 import { identityRouter } from './modules/identity/router';
 import { inboundRouter } from './modules/inbound/router';
 import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
@@ -30,6 +31,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   billing: billingRouter,
   push: pushRouter,
+  email: emailRouter,
 });
 
 export type AppRouter = typeof appRouter;

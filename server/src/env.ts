@@ -80,6 +80,15 @@ export const ZEnv = z
     SMTP_USER: optional,
     SMTP_PASS: optional,
     SMTP_FROM: z.string().min(3).default('Beckon <no-reply@beckon.localhost>'),
+    /** Signs the answer and unsubscribe links of item mails (else derived from the OAuth signing key). */
+    EMAIL_LINK_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
+    /** How long an answer link of an item mail works. */
+    EMAIL_LINK_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(72),
     IDP_A_CLIENT_ID: optional,
     IDP_A_CLIENT_SECRET: optional,
     IDP_B_CLIENT_ID: optional,

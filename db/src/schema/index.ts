@@ -1,5 +1,6 @@
 export * from './billing';
 export * from './credentials';
+export * from './email';
 export * from './hooks';
 export * from './items';
 export * from './limits';

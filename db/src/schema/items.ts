@@ -18,6 +18,8 @@ import { organizations } from './orgs';
 export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expired', 'withdrawn'] as const;
 export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
 export const actorTypes = ['user', 'agent', 'system'] as const;
+/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
+export const answerChannels = ['email', 'slack'] as const;
 
 /** An item's assignee as stored (the server's contract validates it: modules/items/assignment.contract.ts). */
 export type StoredAssignee = { type: 'user' | 'team'; id: string } | { type: 'role'; name: string };
@@ -67,6 +69,8 @@ export const items = pgTable(
     answeredAt: ts('answered_at'),
     answeredByType: text('answered_by_type', { enum: actorTypes }),
     answeredById: uuid('answered_by_id'),
+    /** Where the answer came from when not the API or the dashboard: `email`, `slack`. */
+    answeredVia: text('answered_via', { enum: answerChannels }),
     ackedAt: ts('acked_at'),
     snoozedUntil: ts('snoozed_until'),
     pinned: boolean('pinned').notNull().default(false),

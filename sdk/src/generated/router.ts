@@ -364,6 +364,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -546,6 +547,7 @@ export type Procedures = {
             type: "user" | "agent" | "system";
             id: null | string;
           };
+          answered_via: null | "email" | "slack";
           acked_at: null | string;
           snoozed_until: null | string;
           pinned: boolean;
@@ -720,6 +722,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -902,6 +905,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1077,6 +1081,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1250,6 +1255,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1422,6 +1428,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1594,6 +1601,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1766,6 +1774,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -1938,6 +1947,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2110,6 +2120,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2282,6 +2293,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2454,6 +2466,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2626,6 +2639,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2798,6 +2812,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -2980,6 +2995,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -3152,6 +3168,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -3324,6 +3341,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -4574,6 +4592,7 @@ export type Procedures = {
           type: "user" | "agent" | "system";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
@@ -4650,7 +4669,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "callback" | "webhook";
+          kind: "email" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -4798,6 +4817,32 @@ export type Procedures = {
         timezone: string;
         muted_channels: Array<string>;
         min_level: "error" | "info" | "success" | "warning";
+      };
+    };
+  };
+  email: {
+    settings: {
+      type: "query";
+      input: void;
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+    updateSettings: {
+      type: "mutation";
+      input: {
+        enabled?: boolean;
+        digest?: "off" | "hourly" | "daily";
+        digest_below?: "error" | "info" | "success" | "warning";
+      };
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
       };
     };
   };

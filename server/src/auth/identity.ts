@@ -1,5 +1,8 @@
-/** What the credential is: a person's session (or OAuth token), an API key, an inbound webhook's URL token. */
-export type IdentitySource = 'session' | 'api_key' | 'inbound_webhook';
+/**
+ * What the credential is: a person's session (or OAuth token), an API key, an inbound webhook's
+ * URL token, or a signed link from a mail acting for the person it was sent to.
+ */
+export type IdentitySource = 'session' | 'api_key' | 'inbound_webhook' | 'email_link';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */
 export type Identity = {

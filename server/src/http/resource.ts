@@ -7,6 +7,7 @@ import { registerApiRateLimit } from './api-rate-limit';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
+import { registerEmailPages } from './email-pages';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { registerPaymentsWebhook } from './payments-webhook';
@@ -26,6 +27,7 @@ export async function buildResourceApp(
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
+  await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);

@@ -7,6 +7,8 @@ import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
 import { sweepDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
+import { sendEmail } from './send-email';
+import { sendEmailDigest } from './send-email-digest';
 import { startSupervisedPool } from './worker-pool';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
@@ -17,6 +19,8 @@ export function taskList(deps: Deps): TaskList {
     deliver_push: deliverPushTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
+    send_email: (payload, helpers) => sendEmail(deps, payload, helpers),
+    send_email_digest: (payload, helpers) => sendEmailDigest(deps, payload, helpers),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql, {
         unusedClientHours: deps.env.OAUTH_CLIENT_UNUSED_HOURS,

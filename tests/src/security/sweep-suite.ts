@@ -128,6 +128,7 @@ export function sweepSuite(transport: Transport) {
         'push.devices',
         'push.preferences',
         'push.updatePreferences',
+        'email.settings',
         'accounts.me',
         'accounts.logout',
         'accounts.listOrgs',

@@ -1,4 +1,5 @@
 import type { Queryable } from '@beckon/db';
+import type { answerChannels } from '@beckon/db/schema';
 import type { Identity } from '../../auth/identity';
 import { actorOf, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
@@ -12,6 +13,8 @@ import { recordItemChange } from './item-changes';
 import { findItem, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
+
+type AnswerChannel = (typeof answerChannels)[number];
 
 const EVENTS: Record<ItemAction, EventKind> = {
   answer: 'item.answered',
@@ -28,7 +31,13 @@ const EVENTS: Record<ItemAction, EventKind> = {
   unpin: 'item.updated',
 };
 
-export type ActionInput = { action: ItemAction; values?: unknown; until?: Date };
+export type ActionInput = {
+  action: ItemAction;
+  values?: unknown;
+  until?: Date;
+  /** The channel a person acted from when not the API or the dashboard (items.answered_via). */
+  via?: AnswerChannel;
+};
 
 /** The column changes of an allowed move (the status machine has already said yes). */
 function changesFor(
@@ -41,7 +50,8 @@ function changesFor(
   switch (input.action) {
     case 'answer':
       return sql`status = ${to}, response = ${sql.json(input.values as never)}, answered_at = now(),
-                 answered_by_type = ${actor.type}, answered_by_id = ${actor.id}`;
+                 answered_by_type = ${actor.type}, answered_by_id = ${actor.id},
+                 answered_via = ${input.via ?? null}`;
     case 'ack':
       return sql`acked_at = coalesce(acked_at, now())`;
     case 'archive':
@@ -115,7 +125,10 @@ export async function actOnItem(
       update items set ${changesFor(tx, current, input, to, actor)}, updated_at = now()
        where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    const data = input.action === 'snooze' ? { until: input.until?.toISOString() } : {};
+    const data = {
+      ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
+      ...(input.via ? { answered_via: input.via } : {}),
+    };
     await recordItemChange(tx, {
       row,
       action: `item.${input.action}`,

@@ -84,6 +84,7 @@ export async function createItem(
     answered_at: null,
     answered_by_type: null,
     answered_by_id: null,
+    answered_via: null,
     acked_at: null,
     snoozed_until: null,
     pinned: false,
@@ -100,7 +101,7 @@ export async function createItem(
     updated_at: now,
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
-  // its stream event and notification, its webhook jobs, push entries and expiry job commit together.
+  // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
   const { ctes, select } = followUps(sql, {
     row,
     action: 'item.create',

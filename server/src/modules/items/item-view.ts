@@ -47,6 +47,7 @@ export function itemView(row: ItemRow): ItemView {
     response: row.response,
     answered_at: iso(row.answered_at),
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
+    answered_via: row.answered_via,
     acked_at: iso(row.acked_at),
     snoozed_until: iso(row.snoozed_until),
     pinned: row.pinned,

@@ -1,4 +1,4 @@
-import { itemLevels, itemStatuses } from '@beckon/db/schema';
+import { answerChannels, itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
 import { assignmentFields, assignmentView } from '../assignment/assignment.contract';
 import { ZName } from '../channels/channels.contract';
@@ -47,6 +47,10 @@ export const ZItem = z
     response: z.record(z.string(), z.unknown()).nullable(),
     answered_at: z.string().nullable(),
     answered_by: ZActor.nullable(),
+    answered_via: z
+      .enum(answerChannels)
+      .nullable()
+      .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
     acked_at: z.string().nullable(),
     snoozed_until: z.string().nullable(),
     pinned: z.boolean(),

@@ -3,10 +3,13 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { peopleOf } from '../assignment/assignees';
 import type { Assignee, EscalationStep } from '../assignment/assignment.contract';
+import { emailEntries } from '../email/email-entries';
 import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
 import type { ItemRow } from './item-view';
 
 export type { NotifyReason, Recipients };
+
+type Fragment = ReturnType<typeof pushEntries>;
 
 /**
  * Who hears of a new item: its assignees (the people behind them) when it has some, else
@@ -25,9 +28,10 @@ export async function creationRecipients(
 
 /**
  * The notifications of an item as CTEs of the caller's statement, with the select expressions
- * the statement must read for their jobs to be added; null when there is nothing to write (an
- * organization without devices, or nobody to reach). Every notification goes through here
- * (creation, assignment, reminders, escalation): each channel adds its entries here.
+ * the statement must read for their jobs to be added; null when there is nothing to write (nobody
+ * to reach, or an organization without devices and mail). Every notification goes through here
+ * (creation, assignment, reminders, escalation), each channel adding its entries: pushes
+ * (push-entries.ts) and mails (email-entries.ts), under the same recipients and preferences.
  */
 export async function notificationParts(
   deps: Deps,
@@ -37,10 +41,18 @@ export async function notificationParts(
   reason: NotifyReason,
 ) {
   if ('only' in recipients && recipients.only.length === 0) return null;
-  if (!(await OrgFacts.has(deps, 'devices', item.org_id))) return null;
+  const now = deps.clock();
+  const parts: { ctes: Fragment; select: Fragment }[] = [];
+  if (await OrgFacts.has(deps, 'devices', item.org_id)) {
+    const ctes = pushEntries(sql, deps.env, item, recipients, now, reason);
+    parts.push({ ctes, select: sql`(select count(*) from push_jobs)` });
+  }
+  if (deps.mailer.configured && (await OrgFacts.has(deps, 'email', item.org_id)))
+    parts.push(emailEntries(sql, item, recipients, now, reason));
+  if (parts.length === 0) return null;
   return {
-    ctes: pushEntries(sql, deps.env, item, recipients, deps.clock(), reason),
-    select: sql`(select count(*) from push_jobs)`,
+    ctes: parts.map((part) => part.ctes).reduce((all, part) => sql`${all}, ${part}`),
+    select: parts.map((part) => part.select).reduce((all, part) => sql`${all}, ${part}`),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import { JOB_MAX_ATTEMPTS } from '../../job-queue';
 
 /** Levels from least to most urgent: `min_level` keeps those at or after it. */
-const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
+export const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
 
 /** What a push says: shown by the device, with where a tap leads. */
 export type PushPayload = { title: string; body: string; item_id: string; level: string; url: string };
@@ -48,11 +48,36 @@ export function pushPayload(env: Env, item: PushedItem, reason: NotifyReason = '
 }
 
 /**
+ * Whether a person's preferences (`p`, a left-joined notification_preferences row: none means
+ * the defaults) let an item reach them: not a muted channel, not below their minimum level, and
+ * outside their quiet hours in their time zone unless the level is one allowed then. Every
+ * channel (push, email) filters with this one predicate.
+ */
+export const preferencesAllow = (
+  sql: Queryable,
+  item: Pick<PushedItem, 'level' | 'channel_id'>,
+  now: Date,
+) => {
+  const local = sql`(${now}::timestamptz at time zone p.timezone)::time`;
+  const start = sql`p.quiet_hours_start::time`;
+  const end = sql`p.quiet_hours_end::time`;
+  return sql`array_position(${LEVEL_ORDER}::text[], ${item.level})
+           >= array_position(${LEVEL_ORDER}::text[], coalesce(p.min_level, 'info'))
+       and not coalesce(${item.channel_id}::uuid = any(p.muted_channels), false)
+       and not (coalesce(p.quiet_hours_enabled, false)
+                and case when ${start} <= ${end} then ${local} >= ${start} and ${local} < ${end}
+                         else ${local} >= ${start} or ${local} < ${end} end
+                and not ${item.level} = any(string_to_array(p.quiet_hours_allow_levels, ',')))`;
+};
+
+/** Whether a role (`r`) may read items: who any channel may notify of one. */
+export const mayReadItems = (sql: Queryable) => sql`r.permissions && array['items.read', 'items.*', '*']`;
+
+/**
  * The push entries of an item and their `deliver_push` jobs, as CTEs of the caller's statement
  * (so they commit with it; the statement must read `(select count(*) from push_jobs)` for the
  * jobs to be added): one entry per device of each recipient who may read items, unless their
- * preferences say no (a muted channel, a level below their minimum, or their quiet hours in
- * their time zone, where only the allowed levels pass).
+ * preferences say no (`preferencesAllow`).
  */
 export const pushEntries = (
   sql: Queryable,
@@ -66,9 +91,6 @@ export const pushEntries = (
     'only' in recipients
       ? sql`d.user_id = any(${recipients.only}::uuid[])`
       : sql`d.user_id is distinct from ${recipients.except}::uuid`;
-  const local = sql`(${now}::timestamptz at time zone p.timezone)::time`;
-  const start = sql`p.quiet_hours_start::time`;
-  const end = sql`p.quiet_hours_end::time`;
   return sql`push_entries as (
     insert into push_queue (org_id, user_id, device_id, item_id, payload)
     select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item, reason) as never)}
@@ -77,15 +99,9 @@ export const pushEntries = (
       join roles r on r.id = m.role_id
       left join notification_preferences p on p.user_id = d.user_id
      where d.org_id = ${item.org_id}
-       and r.permissions && array['items.read', 'items.*', '*']
+       and ${mayReadItems(sql)}
        and ${who}
-       and array_position(${LEVEL_ORDER}::text[], ${item.level})
-           >= array_position(${LEVEL_ORDER}::text[], coalesce(p.min_level, 'info'))
-       and not coalesce(${item.channel_id}::uuid = any(p.muted_channels), false)
-       and not (coalesce(p.quiet_hours_enabled, false)
-                and case when ${start} <= ${end} then ${local} >= ${start} and ${local} < ${end}
-                         else ${local} >= ${start} or ${local} < ${end} end
-                and not ${item.level} = any(string_to_array(p.quiet_hours_allow_levels, ',')))
+       and ${preferencesAllow(sql, item, now)}
     returning id
   ), push_jobs as (
     select graphile_worker.add_job(

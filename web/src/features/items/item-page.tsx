@@ -35,6 +35,7 @@ function Metadata({ item }: { item: Item }) {
       ? [
           ['Answered', formatDateTime(item.answered_at)] as [string, string],
           ['Answered by', actor(item.answered_by)] as [string, string],
+          ['Answered from', item.answered_via ?? 'Beckon (dashboard or API)'] as [string, string],
         ]
       : []),
     ...(item.snoozed_until

@@ -25,8 +25,13 @@ const ACTIONS: Record<string, string> = {
 
 const actor = (type: string) => (type === 'user' ? 'A person' : type === 'agent' ? 'An agent' : 'The system');
 
+/** The channel an answer came from (`answered_via`), when not the dashboard or the API. */
+const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack' };
+
 function detail(data: Record<string, unknown> | null): string {
   if (!data) return '';
+  if (typeof data.answered_via === 'string')
+    return ` ${VIA[data.answered_via] ?? `via ${data.answered_via}`}`;
   if (typeof data.until === 'string') return ` until ${formatDateTime(data.until)}`;
   if (typeof data.filename === 'string') return `: ${data.filename}`;
   return '';
