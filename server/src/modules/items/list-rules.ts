@@ -23,12 +23,20 @@ export type Viewer = { type: 'user' | 'agent'; id: string };
 
 /**
  * Whether an item is assigned to the viewer: yes when it names them, no when it names nobody or
- * the viewer is an agent; otherwise (a team, a role) only the server knows the viewer's teams.
+ * the viewer is an agent; otherwise (a team, a role, a viewer not known) only the server knows.
  */
 function assignedTo(item: ListedItemFields, viewer: Viewer | undefined): boolean | null {
-  if (viewer?.type !== 'user' || item.assignees.length === 0) return false;
+  if (item.assignees.length === 0 || viewer?.type === 'agent') return false;
+  if (!viewer) return null;
   if (item.assignees.some((a) => a.type === 'user' && a.id === viewer.id)) return true;
   return item.assignees.some((a) => a.type !== 'user') ? null : false;
+}
+
+/** Whether the viewer holds the item's claim (null: a claim, and the viewer is not known). */
+function claimedBy(item: ListedItemFields, viewer: Viewer | undefined): boolean | null {
+  const claimer = item.claimed_by;
+  if (!claimer) return false;
+  return viewer ? claimer.type === viewer.type && claimer.id === viewer.id : null;
 }
 
 /** Whether a snooze hides the item at `now`; a snooze that has run out (`<= now()`) does not. */
@@ -59,12 +67,9 @@ export function listedBy(
   if (input.channel_id !== undefined && item.channel_id !== input.channel_id) return false;
   // By name: an unknown name lists nothing, and no item has an unknown channel's name.
   if (input.channel !== undefined && item.channel !== input.channel) return false;
-  if (isSet(input.claimed_by_me)) {
-    const claimer = item.claimed_by;
-    if (!viewer || !claimer || claimer.type !== viewer.type || claimer.id !== viewer.id) return false;
-  }
+  const claimed = isSet(input.claimed_by_me) ? claimedBy(item, viewer) : true;
   const assigned = isSet(input.assigned_to_me) ? assignedTo(item, viewer) : true;
-  if (assigned === false) return false;
-  if (input.q !== undefined || assigned === null) return null;
+  if (claimed === false || assigned === false) return false;
+  if (input.q !== undefined || assigned === null || claimed === null) return null;
   return true;
 }
