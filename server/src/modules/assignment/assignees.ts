@@ -90,15 +90,11 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
 export async function newAssignment(
   sql: Queryable,
   orgId: string,
-  fields: { assignees?: Assignee[]; escalation?: Escalation; channel_id?: string | null },
+  fields: { assignees?: Assignee[]; escalation?: Escalation },
+  channelDefault: Escalation | undefined,
 ) {
   await checkAssignment(sql, orgId, fields);
-  let escalation = fields.escalation;
-  if (escalation === undefined && fields.channel_id) {
-    const [channel] = await sql<{ escalation: Escalation }[]>`
-      select escalation from channels where id = ${fields.channel_id} and org_id = ${orgId}`;
-    escalation = channel?.escalation;
-  }
   const assignees = fields.assignees ?? [];
-  return { assignees, assignee_keys: assignees.map(assigneeKey), escalation: escalation ?? [] };
+  const escalation = fields.escalation ?? channelDefault ?? [];
+  return { assignees, assignee_keys: assignees.map(assigneeKey), escalation };
 }

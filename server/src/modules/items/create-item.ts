@@ -16,7 +16,7 @@ import {
   ZItemFields,
 } from './item.contract';
 import { expiryJob, followUps } from './item-changes';
-import { channelIdByName, channelName, futureDeadline } from './item-queries';
+import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 import { creationRecipients, notificationParts } from './notify-people';
 
@@ -60,9 +60,9 @@ export async function createItem(
   const channelId =
     byName === undefined ? given.channel_id : await channelIdByName(sql, identity.orgId, byName);
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
-  const channel = await channelName(sql, identity.orgId, input.channel_id);
+  const channel = await channelOf(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
-  const assignment = await newAssignment(sql, identity.orgId, input);
+  const assignment = await newAssignment(sql, identity.orgId, input, channel?.escalation);
   const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
@@ -72,7 +72,7 @@ export async function createItem(
     level: input.level,
     priority: input.priority,
     channel_id: input.channel_id ?? null,
-    channel_name: channel,
+    channel_name: channel?.name ?? null,
     tags: input.tags,
     form: input.form ?? null,
     metadata: input.metadata,
