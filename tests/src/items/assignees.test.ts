@@ -276,6 +276,48 @@ describe('assignment in templates', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ fields: { 'fields.assignees.0': 'unknown user' } });
-    expect(orgId).toBeDefined();
+  });
+});
+
+describe('assignment over MCP', () => {
+  const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
+    const response = await fetch(`${server.resource.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      }),
+    });
+    return (await response.json()) as {
+      result?: { content: { text: string }[] };
+      error?: { code: number; data: { fields: Record<string, string> } };
+    };
+  };
+
+  it('takes assignees and an escalation policy as service.ask arguments, checked as over REST', async () => {
+    const key = await f.apiKey(orgId, owner.id);
+    const asked = await callTool(key.token, 'service.ask', {
+      title: 'Approve the refund?',
+      form: { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?' }] },
+      assignees: [{ type: 'team', id: teamId }],
+      escalation: [{ after: 'PT1H', action: 'escalate', to: [{ type: 'role', name: 'admin' }] }],
+    });
+    const item = JSON.parse(asked.result!.content[0]!.text) as ItemView;
+    expect(item.assignees).toEqual([{ type: 'team', id: teamId }]);
+    expect(item.next_escalation_at).toBe(new Date(Date.parse(item.created_at) + 3600_000).toISOString());
+    expect((await pushes(item.id)).map((p) => p.user)).toEqual([bob.id]);
+    const refused = await callTool(key.token, 'service.notify', {
+      title: 'x',
+      assignees: [{ type: 'team', id: '0190a0a0-0000-7000-8000-000000000000' }],
+    });
+    expect(refused.error?.code).toBe(-32602);
+    expect(refused.error?.data.fields).toEqual({ 'assignees.0': 'unknown team' });
   });
 });
