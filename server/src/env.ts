@@ -72,6 +72,8 @@ export const ZEnv = z
     APP_URL: z.url().default('http://localhost:5173'),
     WEB_GATEWAY: bool.default(true),
     WEB_DIST: optional,
+    /** The gateway's port when not APP_URL's (behind another proxy, APP_URL is the public one). */
+    GATEWAY_PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
     OAUTH_SIGNING_KEY: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
     DEV_LOGIN_ENABLED: bool.default(false),
     ALLOW_PRIVATE_DESTINATIONS: bool.default(false),

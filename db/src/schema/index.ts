@@ -4,6 +4,7 @@ export * from './email';
 export * from './hooks';
 export * from './items';
 export * from './limits';
+export * from './mcp';
 export * from './orgs';
 export * from './push';
 export * from './settings';

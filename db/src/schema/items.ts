@@ -17,7 +17,8 @@ import { organizations } from './orgs';
 
 export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expired', 'withdrawn'] as const;
 export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
-export const actorTypes = ['user', 'agent', 'system'] as const;
+/** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
+export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
 /** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
 export const answerChannels = ['email', 'slack'] as const;
 
@@ -89,6 +90,12 @@ export const items = pgTable(
     createdByType: text('created_by_type', { enum: actorTypes }).notNull(),
     createdById: uuid('created_by_id'),
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /** What happens at the deadline (null: expire); fixed at creation. See modules/items/policies. */
+    onTimeout: jsonb('on_timeout'),
+    /** Several people must approve (null: one answer decides); fixed at creation. */
+    approvals: jsonb('approvals'),
+    /** Every answer, oldest first: `[{by, user_id, values, approves, at}]`. */
+    responses: jsonb('responses').notNull().default([]),
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>
         sql`to_tsvector('simple', coalesce(${items.title}, '') || ' ' || coalesce(${items.message}, ''))`,

@@ -177,6 +177,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         assignees?: Array<{
           type: "user";
           id: string;
@@ -324,6 +341,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -353,7 +389,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -361,7 +397,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -371,6 +407,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -507,6 +555,25 @@ export type Procedures = {
           };
           callback_url: null | string;
           deadline_at: null | string;
+          on_timeout: {
+            action: "expire";
+          } | {
+            values: {
+              [key: string]: unknown;
+            };
+            action: "answer";
+          } | {
+            action: "dismiss";
+          };
+          approvals: null | {
+            required: number;
+            field: string;
+            approve_value: null | string;
+            exclude_creator: boolean;
+            any_rejection_closes: boolean;
+            approved: number;
+            rejected: number;
+          };
           channel: null | string;
           assignees: Array<{
             type: "user";
@@ -536,7 +603,7 @@ export type Procedures = {
             }>;
           }>;
           created_by: {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           response: null | {
@@ -544,7 +611,7 @@ export type Procedures = {
           };
           answered_at: null | string;
           answered_by: null | {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           answered_via: null | "email" | "slack";
@@ -554,6 +621,18 @@ export type Procedures = {
           archived_at: null | string;
           created_at: string;
           updated_at: string;
+          responses: Array<{
+            at: string;
+            values: {
+              [key: string]: unknown;
+            };
+            user_id: null | string;
+            by: {
+              type: "user" | "agent" | "system" | "policy";
+              id: null | string;
+            };
+            approves: null | boolean;
+          }>;
           claimed_by: null | {
             type: "user" | "agent";
             id: string;
@@ -682,6 +761,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -711,7 +809,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -719,7 +817,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -729,6 +827,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -865,6 +975,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -894,7 +1023,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -902,7 +1031,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -912,6 +1041,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1041,6 +1182,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -1070,7 +1230,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1078,7 +1238,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1088,6 +1248,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1215,6 +1387,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -1244,7 +1435,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1252,7 +1443,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1262,6 +1453,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1388,6 +1591,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -1417,7 +1639,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1425,7 +1647,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1435,6 +1657,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1561,6 +1795,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -1590,7 +1843,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1598,7 +1851,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1608,6 +1861,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1734,6 +1999,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -1763,7 +2047,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1771,7 +2055,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1781,6 +2065,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1907,6 +2203,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -1936,7 +2251,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1944,7 +2259,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -1954,6 +2269,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2080,6 +2407,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -2109,7 +2455,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2117,7 +2463,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2127,6 +2473,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2253,6 +2611,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -2282,7 +2659,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2290,7 +2667,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2300,6 +2677,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2426,6 +2815,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -2455,7 +2863,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2463,7 +2871,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2473,6 +2881,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2599,6 +3019,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -2628,7 +3067,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2636,7 +3075,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2646,6 +3085,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2772,6 +3223,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -2801,7 +3271,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2809,7 +3279,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -2819,6 +3289,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2955,6 +3437,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -2984,7 +3485,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2992,7 +3493,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -3002,6 +3503,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3128,6 +3641,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -3157,7 +3689,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -3165,7 +3697,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -3175,6 +3707,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3301,6 +3845,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -3330,7 +3893,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -3338,7 +3901,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -3348,6 +3911,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3366,7 +3941,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       }>;
@@ -3381,7 +3956,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       };
@@ -3395,7 +3970,7 @@ export type Procedures = {
         id: string;
         action: null | string;
         created_at: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         body: null | string;
         actor_id: null | string;
         entry_type: "event" | "comment";
@@ -3709,6 +4284,23 @@ export type Procedures = {
           };
           callback_url?: string;
           deadline_at?: string;
+          on_timeout?: {
+            action: "expire";
+          } | {
+            action: "answer";
+            values: {
+              [key: string]: unknown;
+            };
+          } | {
+            action: "dismiss";
+          };
+          approvals?: {
+            required: number;
+            field?: string;
+            approve_value?: string;
+            exclude_creator?: boolean;
+            any_rejection_closes?: boolean;
+          };
           assignees?: Array<{
             type: "user";
             id: string;
@@ -3809,7 +4401,7 @@ export type Procedures = {
           id: string;
           action: string;
           created_at: string;
-          actor_type: "user" | "agent" | "system";
+          actor_type: "user" | "agent" | "system" | "policy";
           item_id: null | string;
           actor_id: null | string;
           data: {
@@ -4405,6 +4997,23 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
         assignees?: Array<{
           type: "user";
           id: string;
@@ -4552,6 +5161,25 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
         assignees: Array<{
           type: "user";
@@ -4581,7 +5209,7 @@ export type Procedures = {
           }>;
         }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -4589,7 +5217,7 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         answered_via: null | "email" | "slack";
@@ -4599,6 +5227,18 @@ export type Procedures = {
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
         claimed_by: null | {
           type: "user" | "agent";
           id: string;

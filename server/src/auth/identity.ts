@@ -27,7 +27,7 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-export type Actor = { type: 'user' | 'agent' | 'system'; id: string | null };
+export type Actor = { type: 'user' | 'agent' | 'system' | 'policy'; id: string | null };
 
 /** Who acts: the agent behind an API key, the inbound webhook itself (an agent), else the person. */
 export const actorOf = (identity: Identity): Actor =>
@@ -39,3 +39,6 @@ export const actorOf = (identity: Identity): Actor =>
 
 /** The service itself (deadlines, policies). */
 export const SYSTEM: Actor = { type: 'system', id: null };
+
+/** An item's timeout policy, deciding at the deadline (answered_by `{type: "policy", id: null}`). */
+export const POLICY: Actor = { type: 'policy', id: null };

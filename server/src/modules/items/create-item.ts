@@ -19,6 +19,7 @@ import { expiryJob, followUps } from './item-changes';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 import { creationRecipients, notificationParts } from './notify-people';
+import { itemPolicies } from './policies';
 
 /**
  * The fields of a new item: what the request gives, then what its template holds for the fields
@@ -63,6 +64,7 @@ export async function createItem(
   const channel = await channelOf(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
   const assignment = await newAssignment(sql, identity.orgId, input, channel?.escalation);
+  const policies = itemPolicies(input, identity.userId);
   const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
@@ -99,6 +101,8 @@ export async function createItem(
     agent_id: identity.agentId,
     created_at: now,
     updated_at: now,
+    ...policies,
+    responses: [],
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
   // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
@@ -109,6 +113,7 @@ export async function createItem(
     event: 'item.created',
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
   });
+  const json = (value: unknown) => (value ? sql.json(value as never) : null);
   const creator = actor.type === 'user' ? actor.id : null;
   const notify = await notificationParts(
     deps,
@@ -123,11 +128,11 @@ export async function createItem(
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
                          callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
-                         assignees, assignee_keys, escalation)
+                         on_timeout, approvals, assignees, assignee_keys, escalation)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
-              ${row.created_at}, ${row.updated_at},
+              ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
               ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)})
     ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
     select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}

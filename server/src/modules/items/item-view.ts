@@ -2,13 +2,18 @@ import { schema } from '@beckon/db';
 import { getTableColumns } from 'drizzle-orm';
 import { nextStep } from '../assignment/escalation-due';
 import type { ItemView } from './item.contract';
+import { approvalsView, type StoredApprovals } from './policies';
+import type { ItemResponse, OnTimeout } from './policies.contract';
 
 /** `fooBar` → `foo_bar`: the column names postgres.js hands back for drizzle's property names. */
 type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
   : S;
 type SnakeKeys<T> = { [K in keyof T as Snake<K & string>]: T[K] };
-type Columns = Omit<typeof schema.items.$inferSelect, 'search' | 'form' | 'response'>;
+type Columns = Omit<
+  typeof schema.items.$inferSelect,
+  'search' | 'form' | 'response' | 'onTimeout' | 'approvals' | 'responses'
+>;
 
 /**
  * An items row as hand-written queries select it, derived from the drizzle schema (the one
@@ -18,12 +23,17 @@ export type ItemRow = SnakeKeys<Columns> & {
   form: ItemView['form'];
   response: Record<string, unknown> | null;
   channel_name: string | null;
+  on_timeout: OnTimeout | null;
+  approvals: StoredApprovals | null;
+  responses: ItemResponse[];
 };
 
 /** Every column an item view needs, from the same schema (not the search vector). */
 export const ITEM_COLUMNS: readonly string[] = Object.values(getTableColumns(schema.items))
   .map((column) => column.name)
   .filter((name) => name !== 'search');
+
+const EXPIRE: OnTimeout = { action: 'expire' };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -63,5 +73,8 @@ export function itemView(row: ItemRow): ItemView {
     agent_id: row.agent_id,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    on_timeout: row.on_timeout ?? EXPIRE,
+    approvals: approvalsView(row.approvals, row.responses),
+    responses: row.responses,
   };
 }

@@ -4,6 +4,7 @@ import { assignmentFields, assignmentView } from '../assignment/assignment.contr
 import { ZName } from '../channels/channels.contract';
 import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
+import { ZActor, ZApprovals, ZApprovalsInput, ZOnTimeout, ZResponse } from './policies.contract';
 
 /** Size limits of decisions.md. */
 export const LIMITS = {
@@ -16,7 +17,6 @@ export const LIMITS = {
 };
 
 const ZTimestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-const ZActor = z.object({ type: z.enum(['user', 'agent', 'system']), id: z.uuid().nullable() });
 
 export const ZMetadata = z
   .record(z.string(), z.unknown())
@@ -61,6 +61,10 @@ export const ZItem = z
     agent_id: z.uuid().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    // Policies (policies.contract.ts): what happens at the deadline, several approvers, every answer.
+    on_timeout: ZOnTimeout.describe('What happens at the deadline'),
+    approvals: ZApprovals.nullable(),
+    responses: z.array(ZResponse).describe('Every answer, oldest first'),
   })
   .meta({ id: 'Item' });
 export type ItemView = z.infer<typeof ZItem>;
@@ -90,6 +94,10 @@ export const ZItemFields = z.strictObject({
   metadata: ZMetadata.optional().meta({ default: ITEM_DEFAULTS.metadata }),
   callback_url: ZHttpUrl.optional(),
   deadline_at: ZTimestamp.optional(),
+  on_timeout: ZOnTimeout.optional().describe(
+    'At the deadline: expire (default), answer with values, or dismiss; fixed at creation',
+  ),
+  approvals: ZApprovalsInput.optional().describe('Several distinct people must approve; needs a form'),
 });
 export type ItemFields = z.infer<typeof ZItemFields>;
 

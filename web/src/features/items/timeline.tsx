@@ -8,6 +8,8 @@ const ACTIONS: Record<string, string> = {
   'item.create': 'created the item',
   'item.update': 'updated the item',
   'item.answer': 'answered',
+  'item.approve': 'approved',
+  'item.reject': 'rejected',
   'item.ack': 'acknowledged',
   'item.dismiss': 'dismissed',
   'item.archive': 'archived',
@@ -28,7 +30,12 @@ const ACTIONS: Record<string, string> = {
   'attachment.delete': 'deleted an attachment',
 };
 
-const actor = (type: string) => (type === 'user' ? 'A person' : type === 'agent' ? 'An agent' : 'The system');
+const ACTORS: Record<string, string> = {
+  user: 'A person',
+  agent: 'An agent',
+  policy: 'The timeout policy',
+};
+const actor = (type: string) => ACTORS[type] ?? 'The system';
 
 /** The channel an answer came from (`answered_via`), when not the dashboard or the API. */
 const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack' };
