@@ -11,6 +11,7 @@ import { invitationAccountRouter, invitationAdminRouter } from './modules/invita
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { settingsRouter } from './modules/settings/router';
+import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   billing: billingRouter,
   push: pushRouter,
   email: emailRouter,
+  slack: slackRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -122,6 +122,14 @@ export const ZEnv = z
     PUSH_PROJECT_ID: optional,
     PUSH_APP_ID: optional,
     PUSH_MESSAGING_SENDER_ID: optional,
+    /** Slack (docs/configuration.md): the app's OAuth client, its request-signing secret, and the token key. */
+    SLACK_CLIENT_ID: optional,
+    SLACK_CLIENT_SECRET: optional,
+    SLACK_SIGNING_SECRET: optional,
+    /** Encrypts the workspaces' bot tokens at rest (AES-256-GCM, key derived with HKDF). */
+    SLACK_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Slack's Web API base, when not its own (a local fake in tests). */
+    SLACK_API_URL: optional.pipe(z.url().optional()),
     TRUST_PROXY: trustProxy.default(['loopback']),
     /** Rate limits (docs/security.md): per credential on the API, per client address and email on sign-in. */
     RATE_LIMIT_ENABLED: bool.default(true),

@@ -38,10 +38,10 @@ export const inboundWebhooks = pgTable(
   (t) => [index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt)],
 );
 
-/** What a delivery attempt was: an HTTP callback or webhook, or a mail. */
-export const deliveryKinds = ['callback', 'webhook', 'email'] as const;
+/** What a delivery attempt was: an HTTP callback or webhook, a mail, or a Slack API call. */
+export const deliveryKinds = ['callback', 'webhook', 'email', 'slack'] as const;
 
-/** One row per outbound attempt: a callback or webhook (HTTP), or a mail. */
+/** One row per outbound attempt: a callback or webhook (HTTP), a mail, or a Slack API call. */
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {

@@ -8,3 +8,4 @@ export * from './mcp';
 export * from './orgs';
 export * from './push';
 export * from './settings';
+export * from './slack';

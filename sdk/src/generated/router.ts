@@ -5309,7 +5309,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "email" | "callback" | "webhook";
+          kind: "email" | "slack" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -5483,6 +5483,98 @@ export type Procedures = {
         digest: "off" | "hourly" | "daily";
         digest_below: "error" | "info" | "success" | "warning";
         available: boolean;
+      };
+    };
+  };
+  slack: {
+    status: {
+      type: "query";
+      input: void;
+      output: {
+        connection: null | {
+          team_id: string;
+          team_name: string;
+          bot_user_id: null | string;
+          connected_at: string;
+        };
+      };
+    };
+    install: {
+      type: "mutation";
+      input: void;
+      output: {
+        url: string;
+      };
+    };
+    disconnect: {
+      type: "mutation";
+      input: void;
+      output: {
+        connection: null | {
+          team_id: string;
+          team_name: string;
+          bot_user_id: null | string;
+          connected_at: string;
+        };
+      };
+    };
+    channels: {
+      type: "query";
+      input: void;
+      output: Array<{
+        id: string;
+        name: string;
+        is_private: boolean;
+        kind: "channel" | "person";
+      }>;
+    };
+    routes: {
+      type: "query";
+      input: void;
+      output: Array<{
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      }>;
+    };
+    putRoute: {
+      type: "mutation";
+      input: {
+        channel_id: string;
+        slack_channel_id: string;
+      };
+      output: {
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      };
+    };
+    deleteRoute: {
+      type: "mutation";
+      input: {
+        channel_id: string;
+      };
+      output: {
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      };
+    };
+    link: {
+      type: "mutation";
+      input: {
+        token: string;
+      };
+      output: {
+        team_id: string;
+        slack_user_id: string;
+        user_id: string;
       };
     };
   };

@@ -2,6 +2,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { appRouter } from '../app-router';
 import type { Deps } from '../deps';
+import { registerSlackWebhooks } from '../modules/slack/slack-http';
 import { registerAgentStream } from './agent-stream';
 import { registerApiRateLimit } from './api-rate-limit';
 import { createBaseApp } from './common';
@@ -29,6 +30,7 @@ export async function buildResourceApp(
   registerDownloads(app, deps);
   await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
+  registerSlackWebhooks(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);

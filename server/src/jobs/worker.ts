@@ -2,6 +2,7 @@ import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphi
 import type { Deps } from '../deps';
 import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
+import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
@@ -17,6 +18,8 @@ export function taskList(deps: Deps): TaskList {
     deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
     deliver_push: deliverPushTask(deps),
+    slack_post_item: postItemTask(deps),
+    slack_update_item: updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
     send_email: (payload, helpers) => sendEmail(deps, payload, helpers),

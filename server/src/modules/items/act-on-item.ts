@@ -129,6 +129,7 @@ export async function actOnItem(
   }
   const actor = input.byPolicy ? POLICY : identity ? actorOf(identity) : SYSTEM;
   const webhooks = await OrgFacts.has(deps, 'webhooks', orgId);
+  const slack = await OrgFacts.has(deps, 'slack', orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, identity ?? { orgId }, id, true);
     const to = nextStatus(input.action, {
@@ -158,7 +159,7 @@ export async function actOnItem(
       ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
       ...(input.via ? { answered_via: input.via } : {}),
     };
-    await recordItemChange(tx, { row, actor, data, webhooks, ...recorded(change) });
+    await recordItemChange(tx, { row, actor, data, webhooks, slack, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
     // run at once if the deadline passed meanwhile.
     const leftOrReturned = (current.status === 'open') !== (row.status === 'open');

@@ -112,6 +112,7 @@ export async function createItem(
     actor,
     event: 'item.created',
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
+    slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });
   const json = (value: unknown) => (value ? sql.json(value as never) : null);
   const creator = actor.type === 'user' ? actor.id : null;

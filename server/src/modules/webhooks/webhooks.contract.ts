@@ -52,7 +52,9 @@ export const ZDelivery = z
     delivery_id: z.uuid().describe('X-Service-Delivery: the same for every attempt of one delivery'),
     kind: z
       .enum(deliveryKinds)
-      .describe('callback or webhook (HTTP), email (a mail: url is mailto:, status_code the SMTP reply)'),
+      .describe(
+        'callback or webhook (HTTP), email (a mail: url is mailto:, status_code the SMTP reply), slack (a Slack Web API call: url is the method)',
+      ),
     webhook_id: z.uuid().nullable(),
     item_id: z.uuid().nullable(),
     event: z.string(),
@@ -119,7 +121,8 @@ export const webhookMeta = {
       path: '/deliveries',
       protect,
       tags,
-      summary: 'Delivery attempts of webhooks, callbacks and mails, newest first (webhooks.manage)',
+      summary:
+        'Delivery attempts of webhooks, callbacks, mails and Slack messages, newest first (webhooks.manage)',
     },
   },
 } satisfies Record<string, Meta>;
