@@ -22,6 +22,13 @@ export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
 /** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
 export const answerChannels = ['email', 'slack'] as const;
 
+/** An item's assignee as stored (the server's contract validates it: modules/items/assignment.contract.ts). */
+export type StoredAssignee = { type: 'user' | 'team'; id: string } | { type: 'role'; name: string };
+/** A step of an escalation policy as stored. */
+export type StoredEscalationStep =
+  | { after: string; action: 'remind' }
+  | { after: string; action: 'escalate'; to: StoredAssignee[] };
+
 export const channels = pgTable(
   'channels',
   {
@@ -32,6 +39,8 @@ export const channels = pgTable(
     name: text('name').notNull(),
     mode: text('mode').notNull().default('open'),
     description: text('description').notNull().default(''),
+    /** The escalation policy of its items that name none (modules/items/escalation.contract.ts). */
+    escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     ...timestamps(),
   },
   (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
@@ -67,6 +76,17 @@ export const items = pgTable(
     snoozedUntil: ts('snoozed_until'),
     pinned: boolean('pinned').notNull().default(false),
     archivedAt: ts('archived_at'),
+    /** Who should answer (modules/items/assignees.ts): `[{type: "user"|"team", id} | {type: "role", name}]`. */
+    assignees: jsonb('assignees').$type<StoredAssignee[]>().notNull().default([]),
+    /** `user:<id>`, `team:<id>`, `role:<name>` of the assignees: what "assigned to me" matches. */
+    assigneeKeys: text('assignee_keys').array().notNull().default([]),
+    /** Who said they are working on it (a person or an agent), and since when. */
+    claimedByType: text('claimed_by_type', { enum: ['user', 'agent'] }),
+    claimedById: uuid('claimed_by_id'),
+    claimedAt: ts('claimed_at'),
+    /** Reminders and escalation steps, and how many of them have run (escalation.ts). */
+    escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
+    escalationStep: integer('escalation_step').notNull().default(0),
     createdByType: text('created_by_type', { enum: actorTypes }).notNull(),
     createdById: uuid('created_by_id'),
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
@@ -89,6 +109,8 @@ export const items = pgTable(
     index('items_org_status_idx').on(t.orgId, t.status, t.pinned, t.id),
     index('items_org_channel_idx').on(t.orgId, t.channelId, t.pinned, t.id),
     index('items_search_idx').using('gin', t.search),
+    index('items_assignee_keys_idx').using('gin', t.assigneeKeys),
+    index('items_claimed_idx').on(t.orgId, t.claimedById).where(sql`${t.claimedById} is not null`),
     index('items_deadline_idx')
       .on(t.deadlineAt)
       .where(sql`${t.status} = 'open' and ${t.deadlineAt} is not null`),

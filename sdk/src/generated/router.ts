@@ -23,11 +23,6 @@ export type Procedures = {
     create: {
       type: "mutation";
       input: {
-        title?: string;
-        message?: string;
-        level?: "error" | "info" | "success" | "warning";
-        priority?: number;
-        channel_id?: string;
         tags?: Array<string>;
         form?: {
           id: string;
@@ -199,6 +194,38 @@ export type Procedures = {
           exclude_creator?: boolean;
           any_rejection_closes?: boolean;
         };
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        title?: string;
+        message?: string;
+        level?: "error" | "info" | "success" | "warning";
+        priority?: number;
+        channel_id?: string;
         template?: string;
         channel?: string;
       };
@@ -334,6 +361,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -365,6 +419,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     list: {
@@ -377,6 +438,8 @@ export type Procedures = {
         channel?: string;
         include_archived?: unknown;
         include_snoozed?: unknown;
+        assigned_to_me?: unknown;
+        claimed_by_me?: unknown;
         q?: string;
       };
       output: {
@@ -512,6 +575,33 @@ export type Procedures = {
             rejected: number;
           };
           channel: null | string;
+          assignees: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
           created_by: {
             type: "user" | "agent" | "system" | "policy";
             id: null | string;
@@ -543,6 +633,13 @@ export type Procedures = {
             };
             approves: null | boolean;
           }>;
+          claimed_by: null | {
+            type: "user" | "agent";
+            id: string;
+          };
+          claimed_at: null | string;
+          escalation_step: number;
+          next_escalation_at: null | string;
         }>;
         next_cursor: null | string;
       };
@@ -684,6 +781,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -715,6 +839,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     update: {
@@ -864,6 +995,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -895,6 +1053,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     answer: {
@@ -1037,6 +1202,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -1068,6 +1260,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     snooze: {
@@ -1208,6 +1407,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -1239,6 +1465,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     ack: {
@@ -1378,6 +1611,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -1409,6 +1669,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     dismiss: {
@@ -1548,6 +1815,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -1579,6 +1873,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     restore: {
@@ -1718,6 +2019,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -1749,6 +2077,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     withdraw: {
@@ -1888,6 +2223,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -1919,6 +2281,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unsnooze: {
@@ -2058,6 +2427,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -2089,6 +2485,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     pin: {
@@ -2228,6 +2631,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -2259,6 +2689,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unpin: {
@@ -2398,6 +2835,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -2429,6 +2893,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     archive: {
@@ -2568,6 +3039,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -2599,6 +3097,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unarchive: {
@@ -2738,6 +3243,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -2769,6 +3301,635 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    assign: {
+      type: "mutation";
+      input: {
+        id: string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        answered_via: null | "email" | "slack";
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    claim: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        answered_via: null | "email" | "slack";
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    unclaim: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        answered_via: null | "email" | "slack";
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     comments: {
@@ -2879,6 +4040,23 @@ export type Procedures = {
         name: string;
         mode: "open" | "restricted";
         description: string;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_at: string;
       }>;
     };
@@ -2888,12 +4066,46 @@ export type Procedures = {
         name: string;
         mode: "open" | "restricted";
         description?: string;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
       };
       output: {
         id: string;
         name: string;
         mode: "open" | "restricted";
         description: string;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_at: string;
       };
     };
@@ -2905,12 +4117,12 @@ export type Procedures = {
       output: Array<{
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       }>;
     };
     upsert: {
@@ -2918,11 +4130,6 @@ export type Procedures = {
       input: {
         name: string;
         fields: {
-          title?: string;
-          message?: string;
-          level?: "error" | "info" | "success" | "warning";
-          priority?: number;
-          channel_id?: string;
           tags?: Array<string>;
           form?: {
             id: string;
@@ -3094,18 +4301,50 @@ export type Procedures = {
             exclude_creator?: boolean;
             any_rejection_closes?: boolean;
           };
+          assignees?: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation?: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
+          title?: string;
+          message?: string;
+          level?: "error" | "info" | "success" | "warning";
+          priority?: number;
+          channel_id?: string;
         };
         description?: string;
       };
       output: {
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       };
     };
     delete: {
@@ -3116,12 +4355,12 @@ export type Procedures = {
       output: {
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       };
     };
   };
@@ -3334,11 +4573,11 @@ export type Procedures = {
       input: void;
       output: {
         id: string;
+        name: string;
         metadata: {
           [key: string]: unknown;
         };
         created_at: string;
-        name: string;
         slug: string;
         is_personal: boolean;
         callback_secret: string;
@@ -3355,11 +4594,11 @@ export type Procedures = {
       };
       output: {
         id: string;
+        name: string;
         metadata: {
           [key: string]: unknown;
         };
         created_at: string;
-        name: string;
         slug: string;
         is_personal: boolean;
         callback_secret: string;
@@ -3604,11 +4843,6 @@ export type Procedures = {
       type: "mutation";
       input: {
         token: string;
-        title?: string;
-        message?: string;
-        level?: "error" | "info" | "success" | "warning";
-        priority?: number;
-        channel_id?: string;
         tags?: Array<string>;
         form?: {
           id: string;
@@ -3780,6 +5014,38 @@ export type Procedures = {
           exclude_creator?: boolean;
           any_rejection_closes?: boolean;
         };
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        title?: string;
+        message?: string;
+        level?: "error" | "info" | "success" | "warning";
+        priority?: number;
+        channel_id?: string;
         template?: string;
         channel?: string;
       };
@@ -3915,6 +5181,33 @@ export type Procedures = {
           rejected: number;
         };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
           type: "user" | "agent" | "system" | "policy";
           id: null | string;
@@ -3946,6 +5239,13 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
   };
@@ -3968,7 +5268,7 @@ export type Procedures = {
       input: {
         name: string;
         url: string;
-        events: Array<"item.created" | "item.updated" | "item.answered" | "item.dismissed" | "item.acked" | "item.archived" | "item.unarchived" | "item.restored" | "item.expired" | "item.withdrawn" | "item.commented" | "*">;
+        events: Array<"item.created" | "item.updated" | "item.answered" | "item.dismissed" | "item.acked" | "item.archived" | "item.unarchived" | "item.restored" | "item.expired" | "item.withdrawn" | "item.commented" | "item.reminded" | "item.escalated" | "*">;
         secret?: string;
       };
       output: {

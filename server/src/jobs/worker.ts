@@ -1,5 +1,6 @@
 import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
+import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { deliverCallback } from './deliver-callback';
@@ -20,6 +21,7 @@ export function taskList(deps: Deps): TaskList {
     slack_post_item: postItemTask(deps),
     slack_update_item: updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
+    escalate_item: (payload) => escalateItem(deps, payload),
     send_email: (payload, helpers) => sendEmail(deps, payload, helpers),
     send_email_digest: (payload, helpers) => sendEmailDigest(deps, payload, helpers),
     prune_expired: async () => {

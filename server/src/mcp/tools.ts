@@ -91,6 +91,9 @@ const ZNotifyArgs = z.strictObject({
   ...itemFields.shape,
   channel: ZName.optional().describe('Channel name (must exist)'),
   priority: ZItemFields.shape.priority.describe('0 (lowest) to 4 (most urgent); default 2'),
+  // Who should answer, and reminders and escalation while nobody does (assignment.contract.ts).
+  assignees: ZItemFields.shape.assignees,
+  escalation: ZItemFields.shape.escalation,
   idempotency_key: ZIdempotencyKey,
 });
 

@@ -23,6 +23,8 @@ const SAMPLE_INPUT: Record<string, () => Record<string, unknown>> = {
   'items.answer': () => ({ values: { ok: true } }),
   'items.snooze': () => ({ until: new Date(Date.now() + 3_600_000).toISOString() }),
   'items.addComment': () => ({ body: 'hello' }),
+  // Its nested user and team ids are checked by tests/src/items/assignees.test.ts.
+  'items.assign': () => ({ assignees: [] }),
   'attachments.create': () => ({ filename: 'a.txt', content_type: 'text/plain', data: 'aGk=' }),
   'settings.put': () => ({ value: 2 }),
   'admin.updateRole': () => ({ description: 'changed' }),

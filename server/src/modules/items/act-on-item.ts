@@ -5,6 +5,7 @@ import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { scheduleEscalation } from './escalation';
 import type { EventKind } from './event-kinds';
 import { validateAnswer } from './form-answer';
 import type { ItemView } from './item.contract';
@@ -161,8 +162,10 @@ export async function actOnItem(
     await recordItemChange(tx, { row, actor, data, webhooks, slack, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
     // run at once if the deadline passed meanwhile.
-    if (current.deadline_at && (current.status === 'open') !== (row.status === 'open'))
-      await scheduleExpiry(tx, row);
+    const leftOrReturned = (current.status === 'open') !== (row.status === 'open');
+    if (current.deadline_at && leftOrReturned) await scheduleExpiry(tx, row);
+    // The same for the pending step of its escalation policy.
+    if (leftOrReturned) await scheduleEscalation(tx, row);
     return row;
   });
   return itemView(row);

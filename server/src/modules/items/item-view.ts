@@ -1,5 +1,6 @@
 import { schema } from '@beckon/db';
 import { getTableColumns } from 'drizzle-orm';
+import { nextStep } from '../assignment/escalation-due';
 import type { ItemView } from './item.contract';
 import { approvalsView, type StoredApprovals } from './policies';
 import type { ItemResponse, OnTimeout } from './policies.contract';
@@ -61,6 +62,13 @@ export function itemView(row: ItemRow): ItemView {
     snoozed_until: iso(row.snoozed_until),
     pinned: row.pinned,
     archived_at: iso(row.archived_at),
+    assignees: row.assignees,
+    claimed_by:
+      row.claimed_by_type && row.claimed_by_id ? { type: row.claimed_by_type, id: row.claimed_by_id } : null,
+    claimed_at: iso(row.claimed_at),
+    escalation: row.escalation,
+    escalation_step: row.escalation_step,
+    next_escalation_at: iso(nextStep(row)?.at ?? null),
     created_by: { type: row.created_by_type, id: row.created_by_id },
     agent_id: row.agent_id,
     created_at: row.created_at.toISOString(),

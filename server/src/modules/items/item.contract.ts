@@ -1,5 +1,6 @@
 import { answerChannels, itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
+import { assignmentFields, assignmentView } from '../assignment/assignment.contract';
 import { ZName } from '../channels/channels.contract';
 import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
@@ -54,6 +55,8 @@ export const ZItem = z
     snoozed_until: z.string().nullable(),
     pinned: z.boolean(),
     archived_at: z.string().nullable(),
+    // Who answers and what happens while nobody does (assignment.contract.ts).
+    ...assignmentView,
     created_by: ZActor,
     agent_id: z.uuid().nullable(),
     created_at: z.string(),
@@ -85,6 +88,7 @@ export const ZItemFields = z.strictObject({
   level: ZLevel.optional().meta({ default: ITEM_DEFAULTS.level }),
   priority: ZPriority.optional().meta({ default: ITEM_DEFAULTS.priority }),
   channel_id: z.uuid().optional(),
+  ...assignmentFields,
   tags: ZTags.optional().meta({ default: ITEM_DEFAULTS.tags }),
   form: ZForm.optional(),
   metadata: ZMetadata.optional().meta({ default: ITEM_DEFAULTS.metadata }),
@@ -164,6 +168,8 @@ export const ZListItemsInput = z.strictObject({
   channel: ZName.optional().describe('Channel name'),
   include_archived: ZQueryBool.default(false),
   include_snoozed: ZQueryBool.default(false),
+  assigned_to_me: ZQueryBool.default(false).describe('Only items assigned to you, your teams or your role'),
+  claimed_by_me: ZQueryBool.default(false).describe('Only items you claimed'),
   q: z.string().trim().min(1).max(200).optional(),
 });
 export type ListItemsInput = z.infer<typeof ZListItemsInput>;

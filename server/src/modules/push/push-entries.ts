@@ -19,10 +19,27 @@ export type PushedItem = {
   channel_id: string | null;
 };
 
-export function pushPayload(env: Env, item: PushedItem): PushPayload {
+/** Why an item reaches people: created, then assigned to them, a reminder, an escalation to them. */
+export type NotifyReason = 'created' | 'assigned' | 'reminded' | 'escalated';
+
+const TITLE_PREFIX: Record<NotifyReason, string> = {
+  created: '',
+  assigned: 'Assigned to you: ',
+  reminded: 'Reminder: ',
+  escalated: 'Escalated: ',
+};
+
+/**
+ * Who an item's notifications reach: everyone who may read items but one person (its creator),
+ * or only the people named (assignees, escalation steps); in both cases members who may read
+ * items, under their preferences.
+ */
+export type Recipients = { except: string | null } | { only: string[] };
+
+export function pushPayload(env: Env, item: PushedItem, reason: NotifyReason = 'created'): PushPayload {
   const body = item.message ?? '';
   return {
-    title: item.title,
+    title: `${TITLE_PREFIX[reason]}${item.title}`,
     body: body.length > 200 ? `${body.slice(0, 199)}…` : body,
     item_id: item.id,
     level: item.level,
@@ -57,29 +74,33 @@ export const preferencesAllow = (
 export const mayReadItems = (sql: Queryable) => sql`r.permissions && array['items.read', 'items.*', '*']`;
 
 /**
- * The push entries of a new item and their `deliver_push` jobs, as CTEs of its creation
- * statement (so they commit with it; the statement must read `(select count(*) from push_jobs)`
- * for the jobs to be added): one entry per device of each member who may read items, except
- * the creator, unless their preferences say no (a muted channel, a level below their minimum, or
- * their quiet hours in their time zone, where only the allowed levels pass).
+ * The push entries of an item and their `deliver_push` jobs, as CTEs of the caller's statement
+ * (so they commit with it; the statement must read `(select count(*) from push_jobs)` for the
+ * jobs to be added): one entry per device of each recipient who may read items, unless their
+ * preferences say no (`preferencesAllow`).
  */
 export const pushEntries = (
   sql: Queryable,
   env: Env,
   item: PushedItem,
-  creatorUserId: string | null,
+  recipients: Recipients,
   now: Date,
+  reason: NotifyReason = 'created',
 ) => {
+  const who =
+    'only' in recipients
+      ? sql`d.user_id = any(${recipients.only}::uuid[])`
+      : sql`d.user_id is distinct from ${recipients.except}::uuid`;
   return sql`push_entries as (
     insert into push_queue (org_id, user_id, device_id, item_id, payload)
-    select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item) as never)}
+    select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item, reason) as never)}
       from devices d
       join memberships m on m.org_id = d.org_id and m.user_id = d.user_id
       join roles r on r.id = m.role_id
       left join notification_preferences p on p.user_id = d.user_id
      where d.org_id = ${item.org_id}
        and ${mayReadItems(sql)}
-       and d.user_id is distinct from ${creatorUserId}::uuid
+       and ${who}
        and ${preferencesAllow(sql, item, now)}
     returning id
   ), push_jobs as (

@@ -9,6 +9,7 @@ import { formatDateTime, useNow } from '../../lib/time';
 import { authTrpc, type Item, trpc } from '../../lib/trpc';
 import { AnswerForm } from './answer/answer-form';
 import { AnswerView } from './answer/answer-view';
+import { Assignment } from './assignment';
 import { Attachments } from './attachments';
 import { Comments } from './comments';
 import { Countdown } from './countdown';
@@ -110,6 +111,7 @@ export function ItemPage({ id }: { id: string }) {
         </div>
         {item.deadline_at && item.status === 'open' && <Countdown deadline={item.deadline_at} />}
         <TimeoutPolicy item={item} />
+        <Assignment item={item} />
         {snoozed && item.snoozed_until && (
           <p className="text-sm text-gray-800">Snoozed until {formatDateTime(item.snoozed_until)}</p>
         )}

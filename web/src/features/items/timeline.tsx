@@ -21,6 +21,11 @@ const ACTIONS: Record<string, string> = {
   'item.unsnooze': 'removed the snooze',
   'item.pin': 'pinned',
   'item.unpin': 'unpinned',
+  'item.assign': 'changed the assignees',
+  'item.claim': 'claimed it',
+  'item.unclaim': 'released the claim',
+  'item.remind': 'sent a reminder (escalation policy)',
+  'item.escalate': 'escalated it (escalation policy)',
   'attachment.create': 'attached a file',
   'attachment.delete': 'deleted an attachment',
 };
