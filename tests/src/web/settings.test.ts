@@ -173,12 +173,14 @@ describe('settings in the dashboard', () => {
       data: JSON.stringify(push),
     });
     await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const { navigator } = globalThis as unknown as BrowserGlobals;
-          const registration = await navigator.serviceWorker.ready;
-          return (await registration.getNotifications()).map((n) => [n.title, n.body, n.tag]);
-        }),
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const { navigator } = globalThis as unknown as BrowserGlobals;
+            const registration = await navigator.serviceWorker.ready;
+            return (await registration.getNotifications()).map((n) => [n.title, n.body, n.tag]);
+          }),
+        { timeout: 15_000 },
       )
       .toEqual([['Deploy to production?', 'The canary is green.', 'i1']]);
   }, 60_000);
