@@ -1,4 +1,4 @@
-import { enqueueNotifications } from '@beckon/server/modules/email/email-entries';
+import { notifyPeople } from '@beckon/server/modules/items/notify-people';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from './mail';
 import { follow, startMailingServer } from './setup';
@@ -225,7 +225,7 @@ describe('item mails', () => {
       channel_id: null,
     };
     await env.server.database.sql.begin((tx) =>
-      enqueueNotifications(tx, row, [bob.id, carol.id], 'assigned', new Date()),
+      notifyPeople(env.server.deps, tx, row, { only: [bob.id, carol.id] }, 'assigned'),
     );
     await env.until(() => env.mailsTo(bob.email).length === 2);
     await env.mailsSettled();

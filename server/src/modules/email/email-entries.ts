@@ -61,19 +61,3 @@ export function emailEntries(
   const select = sql`(select count(*) from email_jobs), (select count(*) from email_digest_jobs)`;
   return { ctes, select };
 }
-
-/**
- * Mails an item to the people named (assigned, reminded, escalated to), in the caller's
- * transaction, under the same rules as at creation. For the steps that come after creation.
- */
-export async function enqueueNotifications(
-  sql: Queryable,
-  item: PushedItem,
-  recipients: string[],
-  reason: MailReason,
-  now: Date,
-): Promise<void> {
-  if (recipients.length === 0) return;
-  const { ctes, select } = emailEntries(sql, item, { only: recipients }, now, reason);
-  await sql`with ${ctes} select ${select}`;
-}
