@@ -1,5 +1,5 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|web]`: bounded load on loopback against real processes and a fresh
-// embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
+// `pnpm bench [foundation|items|create|list|callbacks|agents|waiting|web]`: bounded load on loopback against real processes and a fresh
+// embedded database. `waiting`: BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
 import { answerToStream, mcpNotify } from './agents';
 import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
@@ -14,6 +14,7 @@ import {
 } from './lib';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
+import { waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,6 +27,14 @@ if (only === 'web') {
   process.exit(0);
 }
 const database = await benchDatabase();
+if (only === 'waiting') {
+  try {
+    for (const line of await manyWaitingAgents()) console.log(line);
+  } finally {
+    await database.stop();
+  }
+  process.exit(0);
+}
 const server = await startResourceProcess(database.url, {
   RUN_WORKER: 'true',
   WORKER_CONCURRENCY: '50',
@@ -119,7 +128,7 @@ try {
     if (latency.received !== latency.expected) throw new Error('events were lost on the stream');
   }
 
-  if (!only) notes.push(...dashboardBundle());
+  if (!only) notes.push(...dashboardBundle(), ...(await manyWaitingAgents()));
 
   console.log(`\n${table(results)}\n`);
   for (const note of notes) console.log(note);
@@ -127,4 +136,20 @@ try {
 } finally {
   await server.stop();
   await database.stop();
+}
+
+/** 10,000 agents waiting on one resource process of its own: answer -> stream latency, memory. */
+async function manyWaitingAgents(): Promise<string[]> {
+  const streams = Number(process.env.BENCH_WAITING_STREAMS ?? 10_000);
+  const w = await waitingAgents(database.sql, database.url, { streams, answers: 400, perSecond: 20 });
+  if (w.received !== w.answers || w.failures || w.stillOpen !== w.streams) {
+    throw new Error(`waiting agents: ${JSON.stringify(w)}`);
+  }
+  return [
+    `waiting agents: ${w.streams} /mcp/sse streams opened in ${w.openSeconds.toFixed(1)} s (open-file limit ${w.openFiles})`,
+    `answer -> agent's stream at ${w.streams} open streams, ${w.answers} answers at 20/s: p50 ${w.p50} ms, ` +
+      `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms)`,
+    `resource process VmRSS: ${w.rssBeforeMiB} MiB before, ${w.rssOpenMiB} MiB with the streams open, ` +
+      `${w.rssAfterMiB} MiB after the answers (target < 1024 MiB); ${w.perStreamKiB.toFixed(1)} KiB per stream`,
+  ];
 }
