@@ -148,7 +148,7 @@ async function manyWaitingAgents(): Promise<string[]> {
   return [
     `waiting agents: ${w.streams} /mcp/sse streams opened in ${w.openSeconds.toFixed(1)} s (open-file limit ${w.openFiles})`,
     `answer -> agent's stream at ${w.streams} open streams, ${w.answers} answers at 20/s: p50 ${w.p50} ms, ` +
-      `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms)`,
+      `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms); ${w.transactionsPerSecond} database transactions/s meanwhile`,
     `resource process VmRSS: ${w.rssBeforeMiB} MiB before, ${w.rssOpenMiB} MiB with the streams open, ` +
       `${w.rssAfterMiB} MiB after the answers (target < 1024 MiB); ${w.perStreamKiB.toFixed(1)} KiB per stream`,
   ];

@@ -46,7 +46,9 @@ export async function waitingAgents(
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssOpen = residentBytes(server);
 
+    const commitsBefore = await commits(sql);
     const samples = await answerPaced(url, ownerToken, agents, arrivals, options);
+    const transactionsPerSecond = Math.round((await commits(sql)) - commitsBefore) / samples.answerSeconds;
     const rssAfter = residentBytes(server);
     const stillOpen = streams.filter((s) => !s.destroyed).length;
     for (const s of streams) s.destroy();
@@ -59,12 +61,23 @@ export async function waitingAgents(
       rssOpenMiB: mib(rssOpen),
       rssAfterMiB: mib(rssAfter),
       perStreamKiB: (rssOpen - rssBefore) / streams.length / 1024,
+      transactionsPerSecond: Math.round(transactionsPerSecond),
       ...samples,
     };
   } finally {
     await server.stop();
   }
 }
+
+/** Transactions committed in the database so far (every statement outside one counts one). */
+const commits = async (sql: Sql) =>
+  Number(
+    (
+      await sql<
+        { n: string }[]
+      >`select xact_commit as n from pg_stat_database where datname = current_database()`
+    )[0]?.n,
+  );
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
