@@ -1,6 +1,8 @@
 // `pnpm bench [foundation|items|create|list|callbacks|agents|waiting|web]`: bounded load on loopback against real processes and a fresh
 // embedded database. `waiting`: BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { answerToStream, mcpNotify } from './agents';
 import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
 import {
@@ -141,6 +143,8 @@ try {
 /** 10,000 agents waiting on one resource process of its own: answer -> stream latency, memory. */
 async function manyWaitingAgents(): Promise<string[]> {
   const streams = Number(process.env.BENCH_WAITING_STREAMS ?? 10_000);
+  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const loadBefore = load();
   const w = await waitingAgents(database.sql, database.url, { streams, answers: 400, perSecond: 20 });
   if (w.received !== w.answers || w.failures || w.stillOpen !== w.streams) {
     throw new Error(`waiting agents: ${JSON.stringify(w)}`);
@@ -151,5 +155,6 @@ async function manyWaitingAgents(): Promise<string[]> {
       `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms); ${w.transactionsPerSecond} database transactions/s meanwhile`,
     `resource process VmRSS: ${w.rssBeforeMiB} MiB before, ${w.rssOpenMiB} MiB with the streams open, ` +
       `${w.rssAfterMiB} MiB after the answers (target < 1024 MiB); ${w.perStreamKiB.toFixed(1)} KiB per stream`,
+    `machine load average (1, 5, 15 min): ${loadBefore} before, ${load()} after (${cpus().length} cores)`,
   ];
 }
