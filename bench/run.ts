@@ -1,5 +1,6 @@
 // `pnpm bench [foundation|items|create|list|callbacks|agents|waiting|web]`: bounded load on loopback against real processes and a fresh
-// embedded database. `waiting`: BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
+// embedded database. `waiting`: BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource
+// process, wait BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -145,12 +146,19 @@ async function manyWaitingAgents(): Promise<string[]> {
   const streams = Number(process.env.BENCH_WAITING_STREAMS ?? 10_000);
   const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const loadBefore = load();
-  const w = await waitingAgents(database.sql, database.url, { streams, answers: 400, perSecond: 20 });
+  const w = await waitingAgents(database.sql, database.url, {
+    streams,
+    answers: 400,
+    perSecond: 20,
+    idleSeconds: Number(process.env.BENCH_WAITING_IDLE_SECONDS ?? 60),
+  });
   if (w.received !== w.answers || w.failures || w.stillOpen !== w.streams) {
     throw new Error(`waiting agents: ${JSON.stringify(w)}`);
   }
   return [
     `waiting agents: ${w.streams} /mcp/sse streams opened in ${w.openSeconds.toFixed(1)} s (open-file limit ${w.openFiles})`,
+    `${w.streams} agents waiting ${w.idleSeconds} s: the resource process used ${w.idleCpuPercent} % of a core, ` +
+      `${w.idleTransactionsPerSecond} database transactions/s (keep-alives re-checking credentials)`,
     `answer -> agent's stream at ${w.streams} open streams, ${w.answers} answers at 20/s: p50 ${w.p50} ms, ` +
       `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms); ${w.transactionsPerSecond} database transactions/s meanwhile`,
     `resource process VmRSS: ${w.rssBeforeMiB} MiB before, ${w.rssOpenMiB} MiB with the streams open, ` +

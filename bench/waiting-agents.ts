@@ -17,7 +17,7 @@ type Sql = import('@beckon/db').Sql;
 export async function waitingAgents(
   sql: Sql,
   databaseUrl: string,
-  options: { streams: number; answers: number; perSecond: number },
+  options: { streams: number; answers: number; perSecond: number; idleSeconds: number },
 ) {
   const openFiles = raiseOpenFiles();
   if (openFiles < options.streams + 1000) {
@@ -36,7 +36,8 @@ export async function waitingAgents(
     await untilHealthy(`${url}/health`, server);
     const { ownerToken, agents } = await waitingOrganization(sql, options.streams);
     await fetch(`${url}/health`);
-    const rssBefore = residentBytes(server);
+    const pid = serverPid(server);
+    const rssBefore = residentBytes(pid);
 
     const arrivals = new Map<number, number>();
     const started = performance.now();
@@ -44,12 +45,20 @@ export async function waitingAgents(
     const openSeconds = (performance.now() - started) / 1000;
     // Let the process settle (the last opens' garbage) before reading its memory.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const rssOpen = residentBytes(server);
+    const rssOpen = residentBytes(pid);
+
+    // The agents wait: keep-alives every 15 s, each re-checking its credential (the credential
+    // cache keeps an entry 60 s, so a minute of waiting reaches the steady state).
+    const idle = { cpu: cpuSeconds(pid), commits: await commits(sql), at: performance.now() };
+    await new Promise((resolve) => setTimeout(resolve, options.idleSeconds * 1000));
+    const idleSeconds = (performance.now() - idle.at) / 1000;
+    const idleCpuPercent = ((cpuSeconds(pid) - idle.cpu) / idleSeconds) * 100;
+    const idleTransactionsPerSecond = ((await commits(sql)) - idle.commits) / idleSeconds;
 
     const commitsBefore = await commits(sql);
     const samples = await answerPaced(url, ownerToken, agents, arrivals, options);
-    const transactionsPerSecond = Math.round((await commits(sql)) - commitsBefore) / samples.answerSeconds;
-    const rssAfter = residentBytes(server);
+    const transactionsPerSecond = ((await commits(sql)) - commitsBefore) / samples.answerSeconds;
+    const rssAfter = residentBytes(pid);
     const stillOpen = streams.filter((s) => !s.destroyed).length;
     for (const s of streams) s.destroy();
     return {
@@ -62,6 +71,9 @@ export async function waitingAgents(
       rssAfterMiB: mib(rssAfter),
       perStreamKiB: (rssOpen - rssBefore) / streams.length / 1024,
       transactionsPerSecond: Math.round(transactionsPerSecond),
+      idleSeconds: Math.round(idleSeconds),
+      idleCpuPercent: Number(idleCpuPercent.toFixed(1)),
+      idleTransactionsPerSecond: Math.round(idleTransactionsPerSecond),
       ...samples,
     };
   } finally {
@@ -90,21 +102,30 @@ function raiseOpenFiles(): number {
   return Number(hard);
 }
 
-/** VmRSS of the script's program: the largest member of its process group (a runner such as tsx is smaller). */
-function residentBytes(run: ScriptProcess): number {
-  let largest = 0;
+/** The script's program: the member of its process group with the most memory (a runner such as tsx has less). */
+function serverPid(run: ScriptProcess): number {
+  let found = { pid: 0, rss: -1 };
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (group !== run.child.pid) continue;
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      largest = Math.max(largest, Number(rss ?? 0) * 1024);
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== run.child.pid) continue;
+      const rss = residentBytes(Number(pid));
+      if (rss > found.rss) found = { pid: Number(pid), rss };
     } catch {
       // a process that ended meanwhile
     }
   }
-  return largest;
+  return found.pid;
+}
+
+const residentBytes = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+/** CPU seconds the process has used (user + system; clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 type Agent = { key: string; itemId: string };
