@@ -217,13 +217,15 @@ async function answerPaced(
   const chosen = Array.from({ length: Math.min(options.answers, agents.length) }, (_, i) => i * step);
   const startedAt = new Map<number, number>();
   const failures: number[] = [];
+  const responseTimes: number[] = [];
   const inFlight: Promise<void>[] = [];
   const begin = performance.now();
   for (const [i, index] of chosen.entries()) {
     const due = begin + (i * 1000) / options.perSecond;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    startedAt.set(index, performance.now());
+    const sent = performance.now();
+    startedAt.set(index, sent);
     inFlight.push(
       fetch(`${url}/api/items/${agents[index]!.itemId}/answer`, {
         method: 'POST',
@@ -232,6 +234,7 @@ async function answerPaced(
       }).then(
         async (response) => {
           await response.arrayBuffer();
+          responseTimes.push(performance.now() - sent);
           if (response.status !== 200) failures.push(response.status);
         },
         () => void failures.push(0),
@@ -255,5 +258,13 @@ async function answerPaced(
     p50: Number(percentile(latencies, 50).toFixed(1)),
     p99: Number(percentile(latencies, 99).toFixed(1)),
     max: Number((latencies[latencies.length - 1] ?? 0).toFixed(1)),
+    // The answer's own HTTP response: what of the delay is the write itself, not the stream.
+    responseP50: Number(
+      percentile(
+        responseTimes.sort((a, b) => a - b),
+        50,
+      ).toFixed(1),
+    ),
+    responseP99: Number(percentile(responseTimes, 99).toFixed(1)),
   };
 }
