@@ -161,7 +161,8 @@ async function manyWaitingAgents(): Promise<string[]> {
       `${w.idleTransactionsPerSecond} database transactions/s (keep-alives re-checking credentials)`,
     `answer -> agent's stream at ${w.streams} open streams, ${w.answers} answers at 20/s: p50 ${w.p50} ms, ` +
       `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms); the answers' own responses: p50 ${w.responseP50} ms, ` +
-      `p99 ${w.responseP99} ms; ${w.transactionsPerSecond} database transactions/s meanwhile`,
+      `p99 ${w.responseP99} ms; the stream's arrival after that response: p50 ${w.afterResponseP50} ms, ` +
+      `p99 ${w.afterResponseP99} ms; ${w.transactionsPerSecond} database transactions/s meanwhile`,
     `resource process VmRSS: ${w.rssBeforeMiB} MiB before, ${w.rssOpenMiB} MiB with the streams open, ` +
       `${w.rssAfterMiB} MiB after the answers (target < 1024 MiB); ${w.perStreamKiB.toFixed(1)} KiB per stream`,
     `machine load average (1, 5, 15 min): ${loadBefore} before, ${load()} after (${cpus().length} cores)`,

@@ -202,6 +202,12 @@ function openStream(url: string, key: string, onAnswered: () => void) {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
+function percentiles<Name extends string>(name: Name, values: number[]) {
+  const sorted = values.sort((a, b) => a - b);
+  const at = (p: number) => Number(percentile(sorted, p).toFixed(1));
+  return { [`${name}P50`]: at(50), [`${name}P99`]: at(99) } as Record<`${Name}P50` | `${Name}P99`, number>;
+}
+
 /**
  * `answers` answers at `perSecond` (a person's session, REST), to items of agents spread over
  * the streams; each timed from the request's start to its agent's stream receiving the outcome.
@@ -217,7 +223,7 @@ async function answerPaced(
   const chosen = Array.from({ length: Math.min(options.answers, agents.length) }, (_, i) => i * step);
   const startedAt = new Map<number, number>();
   const failures: number[] = [];
-  const responseTimes: number[] = [];
+  const respondedAt = new Map<number, number>();
   const inFlight: Promise<void>[] = [];
   const begin = performance.now();
   for (const [i, index] of chosen.entries()) {
@@ -234,7 +240,7 @@ async function answerPaced(
       }).then(
         async (response) => {
           await response.arrayBuffer();
-          responseTimes.push(performance.now() - sent);
+          respondedAt.set(index, performance.now());
           if (response.status !== 200) failures.push(response.status);
         },
         () => void failures.push(0),
@@ -258,13 +264,17 @@ async function answerPaced(
     p50: Number(percentile(latencies, 50).toFixed(1)),
     p99: Number(percentile(latencies, 99).toFixed(1)),
     max: Number((latencies[latencies.length - 1] ?? 0).toFixed(1)),
-    // The answer's own HTTP response: what of the delay is the write itself, not the stream.
-    responseP50: Number(
-      percentile(
-        responseTimes.sort((a, b) => a - b),
-        50,
-      ).toFixed(1),
+    // The answer's own HTTP response, and the stream's arrival after it (negative: before it):
+    // what of the delay is the write itself, and what the stream adds.
+    ...percentiles(
+      'response',
+      [...respondedAt].map(([index, at]) => at - startedAt.get(index)!),
     ),
-    responseP99: Number(percentile(responseTimes, 99).toFixed(1)),
+    ...percentiles(
+      'afterResponse',
+      chosen
+        .filter((index) => arrivals.has(index) && respondedAt.has(index))
+        .map((index) => arrivals.get(index)! - respondedAt.get(index)!),
+    ),
   };
 }
