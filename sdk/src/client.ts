@@ -12,6 +12,7 @@ import type {
   AnswerValues,
   AppRouter,
   AskInput,
+  Assignee,
   CallOptions,
   Comment,
   CreateItemInput,
@@ -159,6 +160,13 @@ export function createClient(options: ClientOptions) {
     unarchive: act(items.unarchive),
     restore: act(items.restore),
     withdraw: act(items.withdraw),
+    /** Claims an open item for the caller (409 when someone else holds it). */
+    claim: act(items.claim),
+    /** Releases the claim (your own; anyone's with org.manage). */
+    unclaim: act(items.unclaim),
+    /** Replaces the assignees; the people added are notified. */
+    assign: (id: string, assignees: Assignee[], callOptions?: CallOptions): Promise<Item> =>
+      call('action', (o) => items.assign.mutate({ id, assignees }, o), callOptions),
     /** Comments of an item, oldest first. */
     comments: (id: string, callOptions?: CallOptions): Promise<Comment[]> =>
       call('query', (o) => items.comments.query({ id }, o), callOptions),

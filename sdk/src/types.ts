@@ -45,6 +45,10 @@ export type FormField = Form['fields'][number];
 /** A question: an item with a form to answer. */
 export type AskInput = CreateItemInput & { form: Form };
 export type ListItemsInput = ItemsIn['list'];
+/** Who an item is for: `{type: "user"|"team", id}` or `{type: "role", name}`. */
+export type Assignee = Item['assignees'][number];
+/** A step of an escalation policy: a reminder, or an escalation adding assignees. */
+export type EscalationStep = Item['escalation'][number];
 export type UpdateItemInput = Omit<ItemsIn['update'], 'id'>;
 /** Form values keyed by field id. */
 export type AnswerValues = Record<string, unknown>;

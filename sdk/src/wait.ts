@@ -8,6 +8,11 @@ export type WaitOutcome = {
   item: Item;
   /** The form values when answered, else null. */
   response: Record<string, unknown> | null;
+  /**
+   * True when the item's timeout policy decided at the deadline (`on_timeout` answered or dismissed
+   * it: `answered_by.type` is `policy`), not a person.
+   */
+  byPolicy: boolean;
 };
 
 export type WaitOptions = {
@@ -30,10 +35,11 @@ export type WaitOptions = {
  */
 export function outcomeOf(item: Item): WaitOutcome | null {
   const { status } = item;
+  const byPolicy = item.answered_by?.type === 'policy';
   if (status === 'answered' || (status === 'archived' && item.response !== null))
-    return { status: 'answered', item, response: item.response };
+    return { status: 'answered', item, response: item.response, byPolicy };
   if (status === 'dismissed' || status === 'expired' || status === 'withdrawn')
-    return { status, item, response: null };
+    return { status, item, response: null, byPolicy };
   return null;
 }
 
@@ -100,7 +106,7 @@ export function waitForOutcome(
 
     if (options.timeoutMs !== undefined) {
       timeoutTimer = setTimeout(
-        () => finish(() => resolve({ status: 'timeout', item: latest, response: null })),
+        () => finish(() => resolve({ status: 'timeout', item: latest, response: null, byPolicy: false })),
         options.timeoutMs,
       );
     }

@@ -4,12 +4,14 @@ import { attachmentsRouter } from './modules/attachments/router';
 import { auditRouter } from './modules/audit/router';
 import { billingRouter } from './modules/billing/router';
 import { channelsRouter } from './modules/channels/router';
+import { emailRouter } from './modules/email/router';
 import { identityRouter } from './modules/identity/router';
 import { inboundRouter } from './modules/inbound/router';
 import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { settingsRouter } from './modules/settings/router';
+import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
@@ -30,6 +32,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   billing: billingRouter,
   push: pushRouter,
+  email: emailRouter,
+  slack: slackRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,7 +11,8 @@ import { createLogger, type Logger } from './log';
 import { createMailer } from './mail/mailer';
 import { syncPlanPrices } from './modules/billing/payments';
 import { EventHub } from './realtime/event-hub';
-import { localStorage } from './storage/storage';
+import { s3Storage } from './storage/s3-storage';
+import { type FileStorage, localStorage } from './storage/storage';
 
 export type ProcessKind = 'resource' | 'auth' | 'worker';
 
@@ -44,7 +45,7 @@ export async function createDeps(
   const events = resource ? new EventHub(sql) : undefined;
   await events?.listen(url);
   const mailer = createMailer(env, log);
-  const storage = localStorage(path.resolve(env.DATA_DIR, 'attachments'));
+  const storage = createStorage(env, log, resource);
   const deps: Deps = { env, sql, log, clock, mailer, storage, credentials, orgFacts, events, database };
   if (resource) await syncPlanPrices(sql, env);
   return {
@@ -57,4 +58,30 @@ export async function createDeps(
       await sql.end({ timeout: 5 });
     },
   };
+}
+
+/**
+ * The attachment store STORAGE names. A resource process asks the bucket once at start and logs
+ * what is wrong (missing bucket, refused credentials, no answer) without refusing to start:
+ * every other route works without it, and uploads and downloads answer 503 until it is fixed.
+ */
+function createStorage(env: Env, log: Logger, resource: boolean): FileStorage {
+  if (env.STORAGE === 'local') return localStorage(path.resolve(env.DATA_DIR, 'attachments'));
+  if (!env.S3_BUCKET || !env.S3_REGION) throw new Error('STORAGE=s3 needs S3_BUCKET and S3_REGION');
+  const storage = s3Storage(
+    {
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      prefix: env.S3_PREFIX,
+      credentials:
+        env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+          : undefined,
+    },
+    log,
+  );
+  if (resource) void storage.check().catch(() => {});
+  return storage;
 }

@@ -109,4 +109,36 @@ describe('configuration', () => {
     expect(loadEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(loadEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
   });
+
+  it('keeps attachments on the local disk unless STORAGE=s3, which needs a bucket and a region', () => {
+    expect(loadEnv({})).toMatchObject({
+      STORAGE: 'local',
+      S3_PREFIX: 'attachments/',
+      S3_FORCE_PATH_STYLE: false,
+    });
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'beckon-files', S3_REGION: 'eu-west-1' };
+    const env = loadEnv(s3);
+    expect(env).toMatchObject(s3);
+    expect([env.S3_ENDPOINT, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(
+      loadEnv({ ...s3, S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: '' }),
+    ).toMatchObject({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: true, S3_PREFIX: '' });
+
+    expect(() => loadEnv({ STORAGE: 's3' })).toThrow(
+      /S3_BUCKET: is required when STORAGE=s3\n {2}S3_REGION: is required when STORAGE=s3/,
+    );
+    expect(() => loadEnv({ STORAGE: 'disk' })).toThrow(/STORAGE:/);
+    expect(() => loadEnv({ S3_BUCKET: 'beckon-files' })).toThrow(/S3_BUCKET: is set but STORAGE is not s3/);
+    expect(() => loadEnv({ ...s3, S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: goes with the other of S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => loadEnv({ ...s3, S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(/S3_ACCESS_KEY_ID: goes with/);
+    expect(() => loadEnv({ ...s3, S3_ENDPOINT: 'ftp://files' })).toThrow(/S3_ENDPOINT:/);
+    expect(() => loadEnv({ ...s3, S3_BUCKET: 'a/b' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadEnv({ ...s3, S3_PREFIX: 'files' })).toThrow(/S3_PREFIX: must be empty or end with \//);
+  });
 });

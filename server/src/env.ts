@@ -72,6 +72,8 @@ export const ZEnv = z
     APP_URL: z.url().default('http://localhost:5173'),
     WEB_GATEWAY: bool.default(true),
     WEB_DIST: optional,
+    /** The gateway's port when not APP_URL's (behind another proxy, APP_URL is the public one). */
+    GATEWAY_PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
     OAUTH_SIGNING_KEY: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
     DEV_LOGIN_ENABLED: bool.default(false),
     ALLOW_PRIVATE_DESTINATIONS: bool.default(false),
@@ -80,6 +82,15 @@ export const ZEnv = z
     SMTP_USER: optional,
     SMTP_PASS: optional,
     SMTP_FROM: z.string().min(3).default('Beckon <no-reply@beckon.localhost>'),
+    /** Signs the answer and unsubscribe links of item mails (else derived from the OAuth signing key). */
+    EMAIL_LINK_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
+    /** How long an answer link of an item mail works. */
+    EMAIL_LINK_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(72),
     IDP_A_CLIENT_ID: optional,
     IDP_A_CLIENT_SECRET: optional,
     IDP_B_CLIENT_ID: optional,
@@ -111,6 +122,14 @@ export const ZEnv = z
     PUSH_PROJECT_ID: optional,
     PUSH_APP_ID: optional,
     PUSH_MESSAGING_SENDER_ID: optional,
+    /** Slack (docs/configuration.md): the app's OAuth client, its request-signing secret, and the token key. */
+    SLACK_CLIENT_ID: optional,
+    SLACK_CLIENT_SECRET: optional,
+    SLACK_SIGNING_SECRET: optional,
+    /** Encrypts the workspaces' bot tokens at rest (AES-256-GCM, key derived with HKDF). */
+    SLACK_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Slack's Web API base, when not its own (a local fake in tests). */
+    SLACK_API_URL: optional.pipe(z.url().optional()),
     TRUST_PROXY: trustProxy.default(['loopback']),
     /** Rate limits (docs/security.md): per credential on the API, per client address and email on sign-in. */
     RATE_LIMIT_ENABLED: bool.default(true),
@@ -122,6 +141,25 @@ export const ZEnv = z
     RATE_LIMIT_REGISTER: rate.default({ limit: 20, windowSeconds: 3600 }),
     /** How often each process adds its local API counts to the shared ones. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /** Where attachment files live: `local` (DATA_DIR/attachments) or `s3` (an S3-compatible bucket). */
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: optional.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/, 'must be a bucket name (letters, digits, . _ -)')
+        .optional(),
+    ),
+    S3_REGION: optional,
+    /** An S3-compatible server's address (unset: the provider's own). */
+    S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    /** Prepended to every object key. */
+    S3_PREFIX: z
+      .string()
+      .regex(/^([A-Za-z0-9._-]+\/)*$/, 'must be empty or end with / (e.g. attachments/)')
+      .default('attachments/'),
+    S3_ACCESS_KEY_ID: optional,
+    S3_SECRET_ACCESS_KEY: optional,
     /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
   })
@@ -135,6 +173,7 @@ export const ZEnv = z
         message: `is required when HOST (${env.HOST}) is not a loopback address (without it, sign-in links are returned to the caller)`,
       });
     }
+    checkStorage(env, ctx);
     if (env.NODE_ENV !== 'production') return;
     if (!env.OAUTH_SIGNING_KEY) {
       ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEY'], message: 'is required in production' });
@@ -157,6 +196,36 @@ export const ZEnv = z
   });
 
 export type Env = z.infer<typeof ZEnv>;
+
+type StorageSettings = {
+  STORAGE: 'local' | 's3';
+  S3_BUCKET?: string | undefined;
+  S3_REGION?: string | undefined;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
+};
+
+/** STORAGE=s3 needs a bucket and a region; keys come in pairs; a bucket without STORAGE=s3 is a mistake. */
+function checkStorage(env: StorageSettings, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (env.STORAGE !== 's3') {
+    if (env.S3_BUCKET) issue('S3_BUCKET', 'is set but STORAGE is not s3: set STORAGE=s3 to use the bucket');
+    return;
+  }
+  if (!env.S3_BUCKET) issue('S3_BUCKET', 'is required when STORAGE=s3');
+  if (!env.S3_REGION) {
+    issue(
+      'S3_REGION',
+      "is required when STORAGE=s3 (the bucket's region; us-east-1 for most S3-compatible servers)",
+    );
+  }
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+    issue(
+      env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID',
+      "goes with the other of S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or leave both unset for the SDK's credential chain)",
+    );
+  }
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -71,6 +71,10 @@ export class AppError extends Error {
   static databaseUnavailable(retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
     return new AppError(503, { error: 'database unavailable' }, { 'retry-after': String(retryAfterSeconds) });
   }
+  /** The attachment store (S3-compatible bucket) failed or cannot be reached (storage/s3-storage.ts). */
+  static storageUnavailable() {
+    return new AppError(503, { error: 'storage unavailable' }, { 'retry-after': '5' });
+  }
   static internal() {
     return new AppError(500, { error: 'internal error' });
   }

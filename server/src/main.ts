@@ -1,7 +1,7 @@
-// `pnpm start`: the whole service on one machine. Opens the database (embedded PostgreSQL when
-// DATABASE_URL is unset), migrates it, then runs the authorization and resource processes and
-// the gateway (dashboard + API on APP_URL's port) as children and stops everything, database
-// included, on SIGINT / SIGTERM.
+// `pnpm start` / `pnpm start:prod`: the whole service on one machine. Opens the database
+// (embedded PostgreSQL when DATABASE_URL is unset), migrates it, then runs the authorization and
+// resource processes and the gateway (dashboard + API on APP_URL's port) as children and stops
+// everything, database included, on SIGINT / SIGTERM.
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,11 @@ import { createLogger } from './log';
 import { resolveSigningKey } from './signing-key';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// From the source (tsx) the processes are src/processes/<kind>.ts; in the compiled build
+// (server/tsdown.config.mjs) they are dist/<kind>.mjs beside this file, run by plain node.
+const compiled = !import.meta.url.endsWith('.ts');
+const processFile = (kind: string) =>
+  compiled ? path.join(here, `${kind}.mjs`) : path.join(here, 'processes', `${kind}.ts`);
 
 async function main() {
   const env = loadEnv();
@@ -39,8 +44,8 @@ async function main() {
     ? (['auth', 'resource', 'gateway'] as const)
     : (['auth', 'resource'] as const);
   for (const kind of kinds) {
-    const child = fork(path.join(here, 'processes', `${kind}.ts`), {
-      execArgv: ['--import', 'tsx'],
+    const child = fork(processFile(kind), {
+      execArgv: compiled ? [] : ['--import', 'tsx'],
       env: { ...process.env, DATABASE_URL: database.url, OAUTH_SIGNING_KEY: signingKey },
     });
     children.set(kind, child);

@@ -14,6 +14,9 @@ const ItemPage = lazy(() => import('./features/items/item-page').then((m) => ({ 
 const AgentsPage = lazy(() =>
   import('./features/agents/agents-page').then((m) => ({ default: m.AgentsPage })),
 );
+const SlackLinkPage = lazy(() =>
+  import('./features/settings/slack-link-page').then((m) => ({ default: m.SlackLinkPage })),
+);
 const SettingsPage = lazy(() =>
   import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
@@ -37,7 +40,7 @@ function NotFound() {
 
 /**
  * Routes: /login, /verify?token=, /auth/callback#token=, /invite/:code, /, /items/:id, /agents,
- * /settings/:section (notifications, members, webhooks, billing).
+ * /settings/:section (notifications, members, webhooks, billing, slack), /slack/link?token=.
  */
 export function App() {
   const token = useToken();
@@ -79,6 +82,15 @@ export function App() {
       <Shell page="agents">
         <Lazy>
           <AgentsPage />
+        </Lazy>
+      </Shell>
+    );
+  }
+  if (pathname === '/slack/link') {
+    return (
+      <Shell page="settings">
+        <Lazy>
+          <SlackLinkPage token={location.searchParams.get('token') ?? ''} />
         </Lazy>
       </Shell>
     );

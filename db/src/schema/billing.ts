@@ -13,6 +13,8 @@ export const plans = pgTable('plans', {
   monthlyNotifications: integer('monthly_notifications'),
   webhooks: integer('webhooks'),
   agents: integer('agents'),
+  /** Connected Slack workspaces (0: not on this plan). */
+  slackWorkspaces: integer('slack_workspaces'),
   auditRetentionDays: integer('audit_retention_days').notNull(),
   paymentPriceId: text('payment_price_id'),
 });

@@ -38,7 +38,10 @@ export const inboundWebhooks = pgTable(
   (t) => [index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt)],
 );
 
-/** One row per outbound HTTP attempt, callback or webhook. */
+/** What a delivery attempt was: an HTTP callback or webhook, a mail, or a Slack API call. */
+export const deliveryKinds = ['callback', 'webhook', 'email', 'slack'] as const;
+
+/** One row per outbound attempt: a callback or webhook (HTTP), a mail, or a Slack API call. */
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
@@ -48,7 +51,7 @@ export const deliveryAttempts = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** Stable across retries of the same delivery (X-Service-Delivery). */
     deliveryId: uuid('delivery_id').notNull(),
-    kind: text('kind', { enum: ['callback', 'webhook'] }).notNull(),
+    kind: text('kind', { enum: deliveryKinds }).notNull(),
     /** Null once the webhook is deleted: its attempts stay visible. */
     webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'set null' }),
     itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),

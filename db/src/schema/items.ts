@@ -17,7 +17,17 @@ import { organizations } from './orgs';
 
 export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expired', 'withdrawn'] as const;
 export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
-export const actorTypes = ['user', 'agent', 'system'] as const;
+/** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
+export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
+/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
+export const answerChannels = ['email', 'slack'] as const;
+
+/** An item's assignee as stored (the server's contract validates it: modules/items/assignment.contract.ts). */
+export type StoredAssignee = { type: 'user' | 'team'; id: string } | { type: 'role'; name: string };
+/** A step of an escalation policy as stored. */
+export type StoredEscalationStep =
+  | { after: string; action: 'remind' }
+  | { after: string; action: 'escalate'; to: StoredAssignee[] };
 
 export const channels = pgTable(
   'channels',
@@ -29,6 +39,8 @@ export const channels = pgTable(
     name: text('name').notNull(),
     mode: text('mode').notNull().default('open'),
     description: text('description').notNull().default(''),
+    /** The escalation policy of its items that name none (modules/items/escalation.contract.ts). */
+    escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     ...timestamps(),
   },
   (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
@@ -58,13 +70,32 @@ export const items = pgTable(
     answeredAt: ts('answered_at'),
     answeredByType: text('answered_by_type', { enum: actorTypes }),
     answeredById: uuid('answered_by_id'),
+    /** Where the answer came from when not the API or the dashboard: `email`, `slack`. */
+    answeredVia: text('answered_via', { enum: answerChannels }),
     ackedAt: ts('acked_at'),
     snoozedUntil: ts('snoozed_until'),
     pinned: boolean('pinned').notNull().default(false),
     archivedAt: ts('archived_at'),
+    /** Who should answer (modules/items/assignees.ts): `[{type: "user"|"team", id} | {type: "role", name}]`. */
+    assignees: jsonb('assignees').$type<StoredAssignee[]>().notNull().default([]),
+    /** `user:<id>`, `team:<id>`, `role:<name>` of the assignees: what "assigned to me" matches. */
+    assigneeKeys: text('assignee_keys').array().notNull().default([]),
+    /** Who said they are working on it (a person or an agent), and since when. */
+    claimedByType: text('claimed_by_type', { enum: ['user', 'agent'] }),
+    claimedById: uuid('claimed_by_id'),
+    claimedAt: ts('claimed_at'),
+    /** Reminders and escalation steps, and how many of them have run (escalation.ts). */
+    escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
+    escalationStep: integer('escalation_step').notNull().default(0),
     createdByType: text('created_by_type', { enum: actorTypes }).notNull(),
     createdById: uuid('created_by_id'),
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /** What happens at the deadline (null: expire); fixed at creation. See modules/items/policies. */
+    onTimeout: jsonb('on_timeout'),
+    /** Several people must approve (null: one answer decides); fixed at creation. */
+    approvals: jsonb('approvals'),
+    /** Every answer, oldest first: `[{by, user_id, values, approves, at}]`. */
+    responses: jsonb('responses').notNull().default([]),
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>
         sql`to_tsvector('simple', coalesce(${items.title}, '') || ' ' || coalesce(${items.message}, ''))`,
@@ -78,6 +109,8 @@ export const items = pgTable(
     index('items_org_status_idx').on(t.orgId, t.status, t.pinned, t.id),
     index('items_org_channel_idx').on(t.orgId, t.channelId, t.pinned, t.id),
     index('items_search_idx').using('gin', t.search),
+    index('items_assignee_keys_idx').using('gin', t.assigneeKeys),
+    index('items_claimed_idx').on(t.orgId, t.claimedById).where(sql`${t.claimedById} is not null`),
     index('items_deadline_idx')
       .on(t.deadlineAt)
       .where(sql`${t.status} = 'open' and ${t.deadlineAt} is not null`),

@@ -4,32 +4,13 @@ import { version } from '../../package.json';
 import { type BeckonClient, createClient } from '../client';
 import type { AskInput, CreateItemInput, Form, ItemLevel, ListItemsInput } from '../types';
 import type { WaitOutcome } from '../wait';
+import * as assignment from './assignment';
 import { parseWhen } from './duration';
 import { formFromFields } from './form';
 import { describeError, itemDetails, itemLine, itemList, json } from './format';
 import { loadBridge, MCP_INSTALL_HINT } from './mcp';
-
-export const USAGE = `Usage: beckon <command> [options]
-
-Commands:
-  notify <title>              create a notification
-  ask <title> (--field id:type:label ... | --form form.json) [--wait [--timeout 60]]
-                              ask a question; --wait prints the outcome as JSON
-  list                        list items (--status --channel --q --limit --cursor --archived --snoozed)
-  get <id>                    show an item
-  ack <id> | dismiss <id>     acknowledge / dismiss an item
-  snooze <id> <until>         hide an item until an ISO time or for a duration (30m, 2h, 1d)
-  comment <id> <text>         add a comment
-  mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
-                              (runs the @beckon/mcp package, installed separately)
-
-Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
-  --priority 0-4  --channel <name or id>  --tag <tag> (repeatable)  --metadata <json>
-  --deadline <ISO time or duration>
-Global options: --url <url> (BECKON_URL)  --token <token> (BECKON_TOKEN)  --json  --help  --version
-
-Exit codes: 0 success or answered, 1 error, 2 dismissed, 3 expired, 4 timeout, 5 withdrawn.
-`;
+import { askPolicies } from './policies';
+import { USAGE } from './usage';
 
 export const EXIT = { ok: 0, error: 1, dismissed: 2, expired: 3, timeout: 4, withdrawn: 5 } as const;
 
@@ -48,6 +29,7 @@ const itemOptions: Options = {
   tag: { type: 'string', multiple: true },
   metadata: { type: 'string' },
   deadline: { type: 'string' },
+  ...assignment.assignmentOptions,
 };
 const commands: Record<string, { options: Options; positionals: string[] }> = {
   notify: { options: itemOptions, positionals: ['title'] },
@@ -58,6 +40,8 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
       form: { type: 'string' },
       wait: { type: 'boolean' },
       timeout: { type: 'string' },
+      'on-timeout': { type: 'string' },
+      approvals: { type: 'string' },
     },
     positionals: ['title'],
   },
@@ -70,6 +54,7 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
       cursor: { type: 'string' },
       archived: { type: 'boolean' },
       snoozed: { type: 'boolean' },
+      ...assignment.listAssignmentOptions,
     },
     positionals: [],
   },
@@ -79,9 +64,11 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
   snooze: { options: {}, positionals: ['id', 'until'] },
   comment: { options: {}, positionals: ['id', 'text'] },
   mcp: { options: {}, positionals: [] },
+  ...assignment.assignmentCommands,
 };
 
 class UsageError extends Error {}
+const usageError = (message: string) => new UsageError(message);
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 type Io = { out: (text: string) => void; err: (text: string) => void };
@@ -129,7 +116,7 @@ function itemInput(title: string, values: Values): CreateItemInput {
   }
   const deadline = str(values, 'deadline');
   if (deadline !== undefined) input.deadline_at = when(deadline, '--deadline');
-  return input;
+  return { ...input, ...assignment.assignmentInput(values, usageError) };
 }
 
 async function askForm(values: Values): Promise<Form> {
@@ -177,7 +164,11 @@ async function run(
       return EXIT.ok;
     }
     case 'ask': {
-      const input: AskInput = { ...itemInput(first, values), form: await askForm(values) };
+      const input: AskInput = {
+        ...itemInput(first, values),
+        form: await askForm(values),
+        ...askPolicies(str(values, 'on-timeout'), str(values, 'approvals'), (m) => new UsageError(m)),
+      };
       const timeout = number(str(values, 'timeout'), 'timeout');
       if (timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
       const question = await beckon.ask(input);
@@ -187,7 +178,7 @@ async function run(
       }
       const outcome = await question.waitForAnswer({ timeoutMs: (timeout ?? 60) * 1000 });
       const { status, item, response } = outcome;
-      io.out(json(asJson ? outcome : { status, item_id: item.id, response }));
+      io.out(json(asJson ? outcome : { status, item_id: item.id, response, answered_by: item.answered_by }));
       return exitOf[status];
     }
     case 'list': {
@@ -204,7 +195,7 @@ async function run(
       if (values.cursor !== undefined) input.cursor = str(values, 'cursor');
       if (values.archived) input.include_archived = true;
       if (values.snoozed) input.include_snoozed = true;
-      const list = await beckon.list(input);
+      const list = await beckon.list({ ...input, ...assignment.listAssignment(values) });
       show(list, itemList(list));
       return EXIT.ok;
     }
@@ -224,6 +215,10 @@ async function run(
       show(item, `snoozed ${item.id} until ${item.snoozed_until}\n`);
       return EXIT.ok;
     }
+    case 'claim':
+    case 'unclaim':
+    case 'assign':
+      return assignment.runAssignment(command, first, values, beckon, usageError, show);
     case 'comment': {
       const comment = await beckon.addComment(first, second);
       show(comment, `commented on ${comment.item_id}\n`);

@@ -23,11 +23,6 @@ export type Procedures = {
     create: {
       type: "mutation";
       input: {
-        title?: string;
-        message?: string;
-        level?: "error" | "info" | "success" | "warning";
-        priority?: number;
-        channel_id?: string;
         tags?: Array<string>;
         form?: {
           id: string;
@@ -182,6 +177,55 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        title?: string;
+        message?: string;
+        level?: "error" | "info" | "success" | "warning";
+        priority?: number;
+        channel_id?: string;
         template?: string;
         channel?: string;
       };
@@ -297,9 +341,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -307,15 +397,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     list: {
@@ -328,6 +438,8 @@ export type Procedures = {
         channel?: string;
         include_archived?: unknown;
         include_snoozed?: unknown;
+        assigned_to_me?: unknown;
+        claimed_by_me?: unknown;
         q?: string;
       };
       output: {
@@ -443,9 +555,55 @@ export type Procedures = {
           };
           callback_url: null | string;
           deadline_at: null | string;
+          on_timeout: {
+            action: "expire";
+          } | {
+            values: {
+              [key: string]: unknown;
+            };
+            action: "answer";
+          } | {
+            action: "dismiss";
+          };
+          approvals: null | {
+            required: number;
+            field: string;
+            approve_value: null | string;
+            exclude_creator: boolean;
+            any_rejection_closes: boolean;
+            approved: number;
+            rejected: number;
+          };
           channel: null | string;
+          assignees: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
           created_by: {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
           response: null | {
@@ -453,15 +611,35 @@ export type Procedures = {
           };
           answered_at: null | string;
           answered_by: null | {
-            type: "user" | "agent" | "system";
+            type: "user" | "agent" | "system" | "policy";
             id: null | string;
           };
+          answered_via: null | "email" | "slack";
           acked_at: null | string;
           snoozed_until: null | string;
           pinned: boolean;
           archived_at: null | string;
           created_at: string;
           updated_at: string;
+          responses: Array<{
+            at: string;
+            values: {
+              [key: string]: unknown;
+            };
+            user_id: null | string;
+            by: {
+              type: "user" | "agent" | "system" | "policy";
+              id: null | string;
+            };
+            approves: null | boolean;
+          }>;
+          claimed_by: null | {
+            type: "user" | "agent";
+            id: string;
+          };
+          claimed_at: null | string;
+          escalation_step: number;
+          next_escalation_at: null | string;
         }>;
         next_cursor: null | string;
       };
@@ -583,9 +761,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -593,15 +817,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     update: {
@@ -731,9 +975,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -741,15 +1031,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     answer: {
@@ -872,9 +1182,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -882,15 +1238,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     snooze: {
@@ -1011,9 +1387,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1021,15 +1443,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     ack: {
@@ -1149,9 +1591,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1159,15 +1647,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     dismiss: {
@@ -1287,9 +1795,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1297,15 +1851,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     restore: {
@@ -1425,9 +1999,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1435,15 +2055,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     withdraw: {
@@ -1563,9 +2203,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1573,15 +2259,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unsnooze: {
@@ -1701,9 +2407,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1711,15 +2463,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     pin: {
@@ -1839,9 +2611,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1849,15 +2667,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unpin: {
@@ -1977,9 +2815,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -1987,15 +2871,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     archive: {
@@ -2115,9 +3019,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2125,15 +3075,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     unarchive: {
@@ -2253,9 +3223,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -2263,15 +3279,657 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    assign: {
+      type: "mutation";
+      input: {
+        id: string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        answered_via: null | "email" | "slack";
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    claim: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        answered_via: null | "email" | "slack";
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
+      };
+    };
+    unclaim: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        message: null | string;
+        org_id: string;
+        agent_id: null | string;
+        id: string;
+        title: string;
+        status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+        level: "error" | "info" | "success" | "warning";
+        priority: number;
+        channel_id: null | string;
+        tags: Array<string>;
+        form: null | {
+          id: string;
+          fields: Array<{
+            type: "yesno";
+            id: string;
+            label: string;
+            default?: boolean;
+            yes_label?: string;
+            no_label?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "checkbox";
+            id: string;
+            label: string;
+            default?: boolean;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "text";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "textarea";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+            min_length?: number;
+            max_length?: number;
+          } | {
+            type: "number";
+            id: string;
+            label: string;
+            default?: number;
+            min?: number;
+            max?: number;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "select";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "radio";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "multiselect";
+            id: string;
+            label: string;
+            options: Array<{
+              value: string;
+              label: string;
+            }>;
+            default?: Array<string>;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          } | {
+            type: "date";
+            id: string;
+            label: string;
+            default?: string;
+            required?: boolean;
+            placeholder?: string;
+            help?: string;
+          }>;
+        };
+        metadata: {
+          [key: string]: unknown;
+        };
+        callback_url: null | string;
+        deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
+        channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        created_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        response: null | {
+          [key: string]: unknown;
+        };
+        answered_at: null | string;
+        answered_by: null | {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        answered_via: null | "email" | "slack";
+        acked_at: null | string;
+        snoozed_until: null | string;
+        pinned: boolean;
+        archived_at: null | string;
+        created_at: string;
+        updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
     comments: {
@@ -2283,7 +3941,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       }>;
@@ -2298,7 +3956,7 @@ export type Procedures = {
         id: string;
         item_id: string;
         body: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
         created_at: string;
       };
@@ -2310,12 +3968,12 @@ export type Procedures = {
       };
       output: Array<{
         id: string;
+        action: null | string;
         created_at: string;
-        actor_type: "user" | "agent" | "system";
+        actor_type: "user" | "agent" | "system" | "policy";
         body: null | string;
         actor_id: null | string;
         entry_type: "event" | "comment";
-        action: null | string;
         data: null | {
           [key: string]: unknown;
         };
@@ -2382,6 +4040,23 @@ export type Procedures = {
         name: string;
         mode: "open" | "restricted";
         description: string;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_at: string;
       }>;
     };
@@ -2391,12 +4066,46 @@ export type Procedures = {
         name: string;
         mode: "open" | "restricted";
         description?: string;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
       };
       output: {
         id: string;
         name: string;
         mode: "open" | "restricted";
         description: string;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_at: string;
       };
     };
@@ -2408,12 +4117,12 @@ export type Procedures = {
       output: Array<{
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       }>;
     };
     upsert: {
@@ -2421,11 +4130,6 @@ export type Procedures = {
       input: {
         name: string;
         fields: {
-          title?: string;
-          message?: string;
-          level?: "error" | "info" | "success" | "warning";
-          priority?: number;
-          channel_id?: string;
           tags?: Array<string>;
           form?: {
             id: string;
@@ -2580,18 +4284,67 @@ export type Procedures = {
           };
           callback_url?: string;
           deadline_at?: string;
+          on_timeout?: {
+            action: "expire";
+          } | {
+            action: "answer";
+            values: {
+              [key: string]: unknown;
+            };
+          } | {
+            action: "dismiss";
+          };
+          approvals?: {
+            required: number;
+            field?: string;
+            approve_value?: string;
+            exclude_creator?: boolean;
+            any_rejection_closes?: boolean;
+          };
+          assignees?: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation?: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
+          title?: string;
+          message?: string;
+          level?: "error" | "info" | "success" | "warning";
+          priority?: number;
+          channel_id?: string;
         };
         description?: string;
       };
       output: {
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       };
     };
     delete: {
@@ -2602,12 +4355,12 @@ export type Procedures = {
       output: {
         description: string;
         id: string;
+        name: string;
         fields: {
           [key: string]: unknown;
         };
         created_at: string;
         updated_at: string;
-        name: string;
       };
     };
   };
@@ -2646,11 +4399,11 @@ export type Procedures = {
         next_cursor: null | string;
         entries: Array<{
           id: string;
+          action: string;
           created_at: string;
-          actor_type: "user" | "agent" | "system";
+          actor_type: "user" | "agent" | "system" | "policy";
           item_id: null | string;
           actor_id: null | string;
-          action: string;
           data: {
             [key: string]: unknown;
           };
@@ -2820,11 +4573,11 @@ export type Procedures = {
       input: void;
       output: {
         id: string;
+        name: string;
         metadata: {
           [key: string]: unknown;
         };
         created_at: string;
-        name: string;
         slug: string;
         is_personal: boolean;
         callback_secret: string;
@@ -2841,11 +4594,11 @@ export type Procedures = {
       };
       output: {
         id: string;
+        name: string;
         metadata: {
           [key: string]: unknown;
         };
         created_at: string;
-        name: string;
         slug: string;
         is_personal: boolean;
         callback_secret: string;
@@ -3090,11 +4843,6 @@ export type Procedures = {
       type: "mutation";
       input: {
         token: string;
-        title?: string;
-        message?: string;
-        level?: "error" | "info" | "success" | "warning";
-        priority?: number;
-        channel_id?: string;
         tags?: Array<string>;
         form?: {
           id: string;
@@ -3249,6 +4997,55 @@ export type Procedures = {
         };
         callback_url?: string;
         deadline_at?: string;
+        on_timeout?: {
+          action: "expire";
+        } | {
+          action: "answer";
+          values: {
+            [key: string]: unknown;
+          };
+        } | {
+          action: "dismiss";
+        };
+        approvals?: {
+          required: number;
+          field?: string;
+          approve_value?: string;
+          exclude_creator?: boolean;
+          any_rejection_closes?: boolean;
+        };
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation?: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
+        title?: string;
+        message?: string;
+        level?: "error" | "info" | "success" | "warning";
+        priority?: number;
+        channel_id?: string;
         template?: string;
         channel?: string;
       };
@@ -3364,9 +5161,55 @@ export type Procedures = {
         };
         callback_url: null | string;
         deadline_at: null | string;
+        on_timeout: {
+          action: "expire";
+        } | {
+          values: {
+            [key: string]: unknown;
+          };
+          action: "answer";
+        } | {
+          action: "dismiss";
+        };
+        approvals: null | {
+          required: number;
+          field: string;
+          approve_value: null | string;
+          exclude_creator: boolean;
+          any_rejection_closes: boolean;
+          approved: number;
+          rejected: number;
+        };
         channel: null | string;
+        assignees: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        escalation: Array<{
+          after: string;
+          action: "remind";
+        } | {
+          after: string;
+          action: "escalate";
+          to: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+        }>;
         created_by: {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
         response: null | {
@@ -3374,15 +5217,35 @@ export type Procedures = {
         };
         answered_at: null | string;
         answered_by: null | {
-          type: "user" | "agent" | "system";
+          type: "user" | "agent" | "system" | "policy";
           id: null | string;
         };
+        answered_via: null | "email" | "slack";
         acked_at: null | string;
         snoozed_until: null | string;
         pinned: boolean;
         archived_at: null | string;
         created_at: string;
         updated_at: string;
+        responses: Array<{
+          at: string;
+          values: {
+            [key: string]: unknown;
+          };
+          user_id: null | string;
+          by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          approves: null | boolean;
+        }>;
+        claimed_by: null | {
+          type: "user" | "agent";
+          id: string;
+        };
+        claimed_at: null | string;
+        escalation_step: number;
+        next_escalation_at: null | string;
       };
     };
   };
@@ -3405,7 +5268,7 @@ export type Procedures = {
       input: {
         name: string;
         url: string;
-        events: Array<"item.created" | "item.updated" | "item.answered" | "item.dismissed" | "item.acked" | "item.archived" | "item.unarchived" | "item.restored" | "item.expired" | "item.withdrawn" | "item.commented" | "*">;
+        events: Array<"item.created" | "item.updated" | "item.answered" | "item.dismissed" | "item.acked" | "item.archived" | "item.unarchived" | "item.restored" | "item.expired" | "item.withdrawn" | "item.commented" | "item.reminded" | "item.escalated" | "*">;
         secret?: string;
       };
       output: {
@@ -3446,7 +5309,7 @@ export type Procedures = {
         deliveries: Array<{
           id: string;
           delivery_id: string;
-          kind: "callback" | "webhook";
+          kind: "email" | "slack" | "callback" | "webhook";
           webhook_id: null | string;
           item_id: null | string;
           event: string;
@@ -3594,6 +5457,124 @@ export type Procedures = {
         timezone: string;
         muted_channels: Array<string>;
         min_level: "error" | "info" | "success" | "warning";
+      };
+    };
+  };
+  email: {
+    settings: {
+      type: "query";
+      input: void;
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+    updateSettings: {
+      type: "mutation";
+      input: {
+        enabled?: boolean;
+        digest?: "off" | "hourly" | "daily";
+        digest_below?: "error" | "info" | "success" | "warning";
+      };
+      output: {
+        enabled: boolean;
+        digest: "off" | "hourly" | "daily";
+        digest_below: "error" | "info" | "success" | "warning";
+        available: boolean;
+      };
+    };
+  };
+  slack: {
+    status: {
+      type: "query";
+      input: void;
+      output: {
+        connection: null | {
+          team_id: string;
+          team_name: string;
+          bot_user_id: null | string;
+          connected_at: string;
+        };
+      };
+    };
+    install: {
+      type: "mutation";
+      input: void;
+      output: {
+        url: string;
+      };
+    };
+    disconnect: {
+      type: "mutation";
+      input: void;
+      output: {
+        connection: null | {
+          team_id: string;
+          team_name: string;
+          bot_user_id: null | string;
+          connected_at: string;
+        };
+      };
+    };
+    channels: {
+      type: "query";
+      input: void;
+      output: Array<{
+        id: string;
+        name: string;
+        is_private: boolean;
+        kind: "channel" | "person";
+      }>;
+    };
+    routes: {
+      type: "query";
+      input: void;
+      output: Array<{
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      }>;
+    };
+    putRoute: {
+      type: "mutation";
+      input: {
+        channel_id: string;
+        slack_channel_id: string;
+      };
+      output: {
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      };
+    };
+    deleteRoute: {
+      type: "mutation";
+      input: {
+        channel_id: string;
+      };
+      output: {
+        channel_id: string;
+        channel: string;
+        slack_channel_id: string;
+        slack_channel_name: string;
+        created_at: string;
+      };
+    };
+    link: {
+      type: "mutation";
+      input: {
+        token: string;
+      };
+      output: {
+        team_id: string;
+        slack_user_id: string;
+        user_id: string;
       };
     };
   };

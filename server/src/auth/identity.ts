@@ -1,5 +1,9 @@
-/** What the credential is: a person's session (or OAuth token), an API key, an inbound webhook's URL token. */
-export type IdentitySource = 'session' | 'api_key' | 'inbound_webhook';
+/**
+ * What the credential is: a person's session (or OAuth token), an API key, an inbound webhook's
+ * URL token, a signed link from a mail acting for the person it was sent to, or a Slack user
+ * linked to the person.
+ */
+export type IdentitySource = 'session' | 'api_key' | 'inbound_webhook' | 'email_link' | 'slack_link';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */
 export type Identity = {
@@ -24,7 +28,7 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-export type Actor = { type: 'user' | 'agent' | 'system'; id: string | null };
+export type Actor = { type: 'user' | 'agent' | 'system' | 'policy'; id: string | null };
 
 /** Who acts: the agent behind an API key, the inbound webhook itself (an agent), else the person. */
 export const actorOf = (identity: Identity): Actor =>
@@ -36,3 +40,6 @@ export const actorOf = (identity: Identity): Actor =>
 
 /** The service itself (deadlines, policies). */
 export const SYSTEM: Actor = { type: 'system', id: null };
+
+/** An item's timeout policy, deciding at the deadline (answered_by `{type: "policy", id: null}`). */
+export const POLICY: Actor = { type: 'policy', id: null };

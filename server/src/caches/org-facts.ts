@@ -1,21 +1,26 @@
 import type { Sql } from '@beckon/db';
 import type { InvalidatedCache } from './invalidations';
 
-/** Facts about an organization that item changes depend on: any active webhook, any push device. */
-export type OrgFact = 'webhooks' | 'devices';
-const FACTS = ['webhooks', 'devices'] as const satisfies readonly OrgFact[];
+/**
+ * Facts about an organization that item changes depend on: any active webhook, any push device,
+ * anyone with mail on, a Slack workspace.
+ */
+export type OrgFact = 'webhooks' | 'devices' | 'email' | 'slack';
+const FACTS = ['webhooks', 'devices', 'email', 'slack'] as const satisfies readonly OrgFact[];
 
 const FACT_QUERIES: Record<OrgFact, string> = {
   webhooks: 'select exists (select 1 from webhooks where org_id = $1 and active) as has',
   devices: 'select exists (select 1 from devices where org_id = $1) as has',
+  email: 'select exists (select 1 from email_settings where org_id = $1 and enabled) as has',
+  slack: 'select exists (select 1 from slack_connections where org_id = $1) as has',
 };
 
 /**
  * Which organizations have active outbound webhooks or push devices, so that an item change of
  * one without any leaves that fan-out out of its statement (it cost about 8 % of creation
- * throughput). Dropped on `webhooks:<org>` / `devices:<org>` (migrations 0005, 0006); creating a
- * webhook or registering a device answers after a fence, so every change after that answer
- * reaches it.
+ * throughput). Dropped on `webhooks:<org>` / `devices:<org>` / `email:<org>` / `slack:<org>`
+ * (migrations 0005, 0006, 0016, 0018); creating a webhook, registering a device, turning mail on or
+ * connecting Slack answers after a fence, so every change after that answer reaches it.
  */
 export class OrgFacts implements InvalidatedCache {
   readonly kinds = FACTS;

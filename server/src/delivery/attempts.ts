@@ -1,11 +1,12 @@
 import type { Sql } from '@beckon/db';
+import type { deliveryKinds } from '@beckon/db/schema';
 
 export type AttemptRecord = {
   /** UUID v7, so attempts list newest first by id. */
   id: string;
   org_id: string;
   delivery_id: string;
-  kind: 'callback' | 'webhook';
+  kind: (typeof deliveryKinds)[number];
   webhook_id: string | null;
   item_id: string | null;
   event: string;

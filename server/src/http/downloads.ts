@@ -20,7 +20,8 @@ export function contentDisposition(filename: string): string {
 }
 
 /**
- * GET /api/items/:id/attachments/:aid/download: the raw bytes of an attachment. Not a JSON
+ * GET /api/items/:id/attachments/:aid/download: the raw bytes of an attachment, streamed from
+ * storage (the local directory or the bucket: the same headers either way). Not a JSON
  * procedure, so it authenticates as procedures do (bearer token, then `items.read`), and throws
  * AppErrors that the app's error handler renders.
  */
@@ -30,16 +31,17 @@ export function registerDownloads(app: FastifyInstance, deps: Deps): void {
     const params = ZAttachmentRef.safeParse(request.params);
     if (!params.success) throw AppError.invalid(fieldsFromZod(params.error.issues));
 
-    const { attachment, data } = await readAttachment(deps, identity, params.data.id, params.data.aid);
-    return reply
-      .code(200)
-      .headers({
-        'content-type': attachment.content_type,
-        'content-disposition': contentDisposition(attachment.filename),
-        'content-length': String(data.length),
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'private, no-store',
-      })
-      .send(data);
+    const { attachment, file } = await readAttachment(deps, identity, params.data.id, params.data.aid);
+    reply.code(200).headers({
+      'content-type': attachment.content_type,
+      'content-disposition': contentDisposition(attachment.filename),
+      'content-length': String(file.size),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, no-store',
+    });
+    // HEAD (Fastify answers it with this route, draining a stream it is given, keeping the
+    // headers): closed first, so the file is not read for nothing.
+    if (request.method === 'HEAD') file.body.destroy();
+    return reply.send(file.body);
   });
 }

@@ -14,12 +14,12 @@ import { requestSerializer } from './log-redaction';
 import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
-const AUTH_PREFIXES = ['/auth', '/oauth', '/.well-known'];
+export const AUTH_PREFIXES = ['/auth', '/oauth', '/.well-known'];
 /**
  * The resource process's paths, /health and /ready included (a probe through the one origin sees
  * it). Not /metrics: it tells about the deployment and stays on the processes' own ports.
  */
-const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health', '/ready'];
+export const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health', '/ready'];
 
 /**
  * The dashboard's pages and files: scripts only from this origin (the session token lives in

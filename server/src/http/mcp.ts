@@ -1,23 +1,85 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
+import { METHODS, type Method, RpcError } from '../mcp/rpc';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
 
+type Message = {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: { _meta?: { progressToken?: unknown } };
+};
+
 /**
- * POST /mcp: the agent tool interface (MCP over Streamable HTTP, stateless: a server and a
- * transport per request, JSON answers). The bearer token (API key or OAuth access token) is
- * resolved first: without one, 401 and the challenge that points to the OAuth metadata.
+ * The common case, answered without building an SDK server and transport: one JSON-RPC request
+ * for a method of rpc.ts, from a client that accepts JSON, at a revision the SDK supports, that
+ * wants no progress notifications. Anything else (initialize, notifications, batches, progress,
+ * malformed requests) goes to the SDK, which answers it as the specification says.
+ */
+function lean(request: FastifyRequest, version: string | undefined): Message | null {
+  const accept = request.headers.accept ?? '';
+  const body = request.body as Message | null;
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || body.jsonrpc !== '2.0') return null;
+  if (typeof body.method !== 'string' || !Object.hasOwn(METHODS, body.method)) return null;
+  if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
+  if (body.params !== undefined && (typeof body.params !== 'object' || body.params === null)) return null;
+  return body.params?._meta?.progressToken === undefined ? body : null;
+}
+
+async function answer(
+  deps: Deps,
+  identity: Identity,
+  version: string | undefined,
+  message: Message,
+  reply: FastifyReply,
+  shutdown: AbortSignal,
+) {
+  const closed = new AbortController();
+  reply.raw.on('close', () => closed.abort());
+  const signal = AbortSignal.any([closed.signal, shutdown]);
+  const ctx = { deps, identity, protocolVersion: version, signal };
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  try {
+    const result = await (METHODS[message.method as string] as Method)(ctx, params);
+    return reply.send({ jsonrpc: '2.0', id: message.id, result });
+  } catch (thrown) {
+    const { code, message: text, data } = RpcError.from(thrown);
+    return reply.send({
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code, message: text, ...(data === undefined ? {} : { data }) },
+    });
+  }
+}
+
+/**
+ * POST /mcp: the agent tool interface (MCP over Streamable HTTP, stateless). The bearer token (API
+ * key or OAuth access token) is resolved first: without one, 401 and the challenge that points to
+ * the OAuth metadata. Common requests take the lean path; the rest get an SDK server and
+ * transport of their own, answering JSON, or server-sent events when the client asked for progress.
  */
 export function registerMcp(app: FastifyInstance, deps: Deps): void {
+  // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
+  const shutdown = new AbortController();
+  app.addHook('preClose', async () => shutdown.abort());
   app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
-    const version = request.headers['mcp-protocol-version'];
-    const server = agentServer(deps, identity, typeof version === 'string' ? version : undefined);
+    const header = request.headers['mcp-protocol-version'];
+    const version = typeof header === 'string' ? header : undefined;
+    const message = lean(request, version);
+    if (message) return answer(deps, identity, version, message, reply, shutdown.signal);
+    const server = agentServer(deps, identity, version, shutdown.signal);
+    const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !progress,
     });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -55,6 +55,7 @@ const ERROR_RESPONSES: Record<string, [string, string]> = {
   '422': ['ValidationFailed', 'Form answer invalid'],
   '429': ['Error', 'Rate limited (Retry-After says when to come back)'],
   '500': ['Error', 'Internal error'],
+  '503': ['Error', 'A service it needs is unavailable (Retry-After says when to try again)'],
 };
 
 const errorResponse = (status: string) => {
@@ -83,6 +84,7 @@ const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
           content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
         },
         '403': errorResponse('403'),
+        '503': errorResponse('503'),
       },
     },
   },

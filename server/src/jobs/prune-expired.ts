@@ -42,6 +42,8 @@ export async function pruneExpired(
     sql`delete from idempotency_keys where created_at < now() - interval '24 hours'`,
   );
   await run('events', sql`delete from events where created_at < now() - interval '7 days'`);
+  // A used mail link's record matters only while the link could still be used.
+  await run('email_link_uses', sql`delete from email_link_uses where expires_at < now() - interval '1 day'`);
   await run(
     'audit_entries',
     sql`delete from audit_entries a

@@ -1,11 +1,15 @@
 import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
+import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
+import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
 import { sweepDeadWorkers } from './liveness';
 import { pruneExpired } from './prune-expired';
+import { sendEmail } from './send-email';
+import { sendEmailDigest } from './send-email-digest';
 import { startSupervisedPool } from './worker-pool';
 
 /** Every task of the queue; each validates its payload and is safe to run twice. */
@@ -14,7 +18,12 @@ export function taskList(deps: Deps): TaskList {
     deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
     deliver_push: deliverPushTask(deps),
+    slack_post_item: postItemTask(deps),
+    slack_update_item: updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
+    escalate_item: (payload) => escalateItem(deps, payload),
+    send_email: (payload, helpers) => sendEmail(deps, payload, helpers),
+    send_email_digest: (payload, helpers) => sendEmailDigest(deps, payload, helpers),
     prune_expired: async () => {
       const counts = await pruneExpired(deps.sql, {
         unusedClientHours: deps.env.OAUTH_CLIENT_UNUSED_HOURS,

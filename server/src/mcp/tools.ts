@@ -11,6 +11,7 @@ import {
   ZListItemsInput,
   ZSnoozeInput,
 } from '../modules/items/item.contract';
+import { MAX_WAIT_SECONDS } from './item-wait';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -35,6 +36,11 @@ export type AgentTool<Input extends z.ZodObject = z.ZodObject> = {
   annotations: Hints;
   /** Whether the tool creates an item (it then takes `idempotency_key`). */
   creates?: boolean;
+  /**
+   * Whether the tool can wait for the item's outcome: it takes `wait_seconds` and may run as an
+   * MCP task (`execution.taskSupport: "optional"`).
+   */
+  waits?: boolean;
   /** Called with the arguments as sent (once they passed `input`): the procedure parses them. */
   call: (caller: Caller, args: z.input<Input>) => Promise<unknown>;
 };
@@ -48,6 +54,16 @@ const ZIdempotencyKey = z
   .optional()
   .describe('Retrying with the same key and arguments returns the first result instead of creating twice');
 
+const ZWaitSeconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_WAIT_SECONDS)
+  .optional()
+  .describe(
+    `Wait up to this many seconds (at most ${MAX_WAIT_SECONDS}) for a person's outcome; if none arrives in time the open item is returned: call service.get with its id and wait_seconds again`,
+  );
+
 const itemFields = z.object({
   message: ZItemFields.shape.message.describe('Longer text (plain text or Markdown)'),
   level: ZItemFields.shape.level.describe('info, warning, error or success; default info'),
@@ -56,15 +72,32 @@ const itemFields = z.object({
 });
 const ZId = ZItemId.shape.id.describe('Item id (UUID)');
 
+/** service.ask's deadline and what happens then, and approvals by several people (policies.contract.ts). */
+const askPolicies = z.object({
+  deadline_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('ISO 8601 time: when nobody has decided by then, on_timeout applies'),
+  on_timeout: ZItemFields.shape.on_timeout.describe(
+    'At the deadline: {action:"expire"} (default), {action:"answer", values:{...}} (answered_by {type:"policy"}) or {action:"dismiss"}',
+  ),
+  approvals: ZItemFields.shape.approvals.describe(
+    '{required:N, field?, approve_value?, exclude_creator?, any_rejection_closes?}: answered once N distinct people approve',
+  ),
+});
+
 const ZNotifyArgs = z.strictObject({
   title: ZItemFields.shape.title.unwrap().describe('Short headline people see first'),
   ...itemFields.shape,
   channel: ZName.optional().describe('Channel name (must exist)'),
   priority: ZItemFields.shape.priority.describe('0 (lowest) to 4 (most urgent); default 2'),
+  // Who should answer, and reminders and escalation while nobody does (assignment.contract.ts).
+  assignees: ZItemFields.shape.assignees,
+  escalation: ZItemFields.shape.escalation,
   idempotency_key: ZIdempotencyKey,
 });
 
-/** The eight tools of the specification, each calling one tRPC procedure. */
+/** The eight tools of the specification and service.get, each calling one tRPC procedure. */
 export const AGENT_TOOLS: AgentTool[] = [
   tool({
     name: 'service.notify',
@@ -83,15 +116,29 @@ export const AGENT_TOOLS: AgentTool[] = [
     output: ZItem,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     description:
-      'Ask people a question with a form they fill in. Returns the created item; its status becomes "answered" with `response` holding the values (follow it with service.list, the event stream, or callback_url).',
+      'Ask people a question with a form they fill in. Returns the created item; its status becomes "answered" with `response` holding the values. People take minutes or hours: run it as a task (tasks/result returns the answered item), or pass wait_seconds, or follow it with service.get, service.list, the event stream or callback_url.',
     input: ZNotifyArgs.extend({
       form: ZForm.describe(
         'Form: {id, fields:[{id, type: yesno|text|textarea|number|select|radio|multiselect|checkbox|date, label, required?, options?:[{value,label}]}]}',
       ),
+      ...askPolicies.shape,
       callback_url: ZItemFields.shape.callback_url.describe('HTTPS URL that receives the signed outcome'),
+      wait_seconds: ZWaitSeconds,
     }),
     creates: true,
-    call: (caller, { idempotency_key: _key, ...args }) => caller.items.create(args),
+    waits: true,
+    call: (caller, { idempotency_key: _key, wait_seconds: _wait, ...args }) => caller.items.create(args),
+  }),
+  tool({
+    name: 'service.get',
+    title: 'Get an item',
+    output: ZItem,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    description:
+      'Get an item by id (status, response once answered). With wait_seconds, waits for its outcome; as a task, tasks/result returns it once it has one.',
+    input: z.strictObject({ id: ZId, wait_seconds: ZWaitSeconds }),
+    waits: true,
+    call: (caller, { id }) => caller.items.get({ id }),
   }),
   tool({
     name: 'service.list',

@@ -7,7 +7,10 @@ import { createLogger } from '../log';
 const env = loadEnv();
 const log = createLogger(env, 'beckon-gateway');
 const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
-const webDist = env.WEB_DIST ?? fileURLToPath(new URL('../../../web/dist', import.meta.url));
+// web/dist of the repository (or of the deployed layout: see docs/deployment.md), from
+// src/processes/ or from the compiled server/dist/.
+const fromHere = import.meta.url.endsWith('.ts') ? '../../../web/dist' : '../../web/dist';
+const webDist = env.WEB_DIST ?? fileURLToPath(new URL(fromHere, import.meta.url));
 const app = await buildGateway(
   log,
   { resource: `http://${host}:${env.PORT}`, auth: `http://${host}:${env.AUTH_PORT}` },
@@ -15,7 +18,8 @@ const app = await buildGateway(
   { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY },
 );
 const appUrl = new URL(env.APP_URL);
-await app.listen({ host: env.HOST, port: Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80)) });
+const appPort = Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80));
+await app.listen({ host: env.HOST, port: env.GATEWAY_PORT ?? appPort });
 const stop = async () => {
   await app.close();
   process.exit(0);

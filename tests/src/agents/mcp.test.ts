@@ -89,7 +89,7 @@ async function rpcError(promise: Promise<unknown>): Promise<McpError> {
 const FORM = { id: 'deploy', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
 describe('POST /mcp', () => {
-  it('initializes with protocol 2025-03-26 and lists the eight tools with schemas', async () => {
+  it('initializes with protocol 2025-03-26 and lists the nine tools with schemas', async () => {
     const { key } = await agentAccount();
     const { client, negotiated } = await connect(key.token, '2025-03-26');
     expect(negotiated).toEqual(['2025-03-26']);
@@ -102,6 +102,7 @@ describe('POST /mcp', () => {
       'service.ask',
       'service.comment_add',
       'service.dismiss',
+      'service.get',
       'service.list',
       'service.notify',
       'service.snooze',

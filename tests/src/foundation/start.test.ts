@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../harness';
-import { collectOutput } from '../harness/child-output';
+import { startScript } from '../harness/production';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
@@ -17,18 +15,17 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs server/src/main.ts (what `pnpm start` runs) with DATABASE_URL unset. */
+/**
+ * Runs what `pnpm start` runs after its build (`start:prod`: the compiled server/dist/main.mjs,
+ * built by the global setup) with DATABASE_URL unset.
+ */
 function start(env: Record<string, string>) {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
+  const run = startScript('start:prod', {
     env: { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
-  const output = collectOutput(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output };
+  children.push(run.child);
+  return run;
 }
 
 async function waitFor(url: string, deadline: number): Promise<Response> {
@@ -52,7 +49,7 @@ const portOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-describe('pnpm start', () => {
+describe('pnpm start (compiled)', () => {
   it('runs both processes and the gateway on the embedded database and stops everything on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-start-'));
     dirs.push(dataDir);

@@ -6,6 +6,7 @@ import { migrateAll } from '@beckon/server/database';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './ports';
+import { buildServer } from './production';
 
 export const TEMPLATE = 'beckon_test_template';
 
@@ -17,10 +18,12 @@ declare module 'vitest' {
 }
 
 /**
- * Starts the embedded PostgreSQL (or uses TEST_DATABASE_URL), builds a migrated template
- * database once, and hands its server to the test files.
+ * Builds the compiled server (tests of the production scripts run it), starts the embedded
+ * PostgreSQL (or uses TEST_DATABASE_URL), builds a migrated template database once, and hands
+ * its server to the test files.
  */
 export default async function setup(project: TestProject) {
+  await buildServer();
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;

@@ -37,6 +37,11 @@ export type TestServerOptions = {
   worker?: boolean;
   /** "Now" for credential lifetimes on both processes (see manualClock). */
   clock?: Clock;
+  /**
+   * Serve this database (another server's: a second process on the same data, or a restart)
+   * instead of a fresh one; it is then left in place on close.
+   */
+  database?: TestDatabase;
   /** Listen on these ports (e.g. chosen with freePort() so ISSUER_URL can name them); 0 = any. */
   ports?: { resource?: number; auth?: number };
 };
@@ -58,7 +63,7 @@ const listen = async (app: FastifyInstance, port = 0) => {
 
 /** Both processes on their own cloned database, listening on free loopback ports. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-test-data-'));
   const env = loadEnv({
     NODE_ENV: 'test',
@@ -99,7 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await Promise.all([resourceApp.close(), authApp.close()]);
       await worker?.stop();
       await Promise.all([resource.close(), authSide.close()]);
-      await database.drop();
+      if (!options.database) await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

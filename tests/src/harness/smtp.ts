@@ -2,13 +2,21 @@ import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 
 export type ReceivedMail = { from: string; to: string[]; raw: string };
 
-/** A real SMTP server on loopback (no TLS, no auth) that keeps every message it accepts. */
-export async function startSmtpServer() {
+/**
+ * A real SMTP server on loopback (no TLS, no auth) that keeps every message it accepts. The
+ * recipients `refuse` names are refused with that reply code (e.g. 550: no such mailbox).
+ */
+export async function startSmtpServer(options: { refuse?: (address: string) => number | null } = {}) {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const code = options.refuse?.(address.address) ?? null;
+      if (code === null) return callback();
+      callback(Object.assign(new Error(`mailbox ${address.address} refused`), { responseCode: code }));
+    },
     onData(stream: SMTPServerDataStream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

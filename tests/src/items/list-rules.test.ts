@@ -147,3 +147,68 @@ describe('listedBy (the dashboard’s list rule) against GET /api/items', () => 
     expect(matched).toBeGreaterThan(0);
   });
 });
+
+describe('listedBy for "assigned to me" and "claimed by me"', () => {
+  let team: Awaited<ReturnType<Factories['team']>>;
+  let people: { id: string; api: HttpClient }[];
+  let assigned: ItemView[] = [];
+
+  beforeAll(async () => {
+    team = await new Factories(server.database.db).team(server.resource);
+    const alice = await team.join('member');
+    const bob = await team.join('admin');
+    people = [alice, bob];
+    const teamId = (await team.owner.post<{ id: string }>('/api/admin/teams', { name: 'T' })).body.id;
+    await team.owner.post(`/api/admin/teams/${teamId}/members`, { user_id: alice.id });
+    const lists = [
+      [],
+      [{ type: 'user', id: alice.id }],
+      [{ type: 'user', id: bob.id }],
+      [{ type: 'team', id: teamId }],
+      [{ type: 'role', name: 'admin' }],
+      [
+        { type: 'user', id: bob.id },
+        { type: 'role', name: 'member' },
+      ],
+    ];
+    for (const [n, assignees] of lists.entries()) {
+      for (const claimer of [null, alice, bob]) {
+        const item = (await team.owner.post<ItemView>('/api/items', { title: `a${n}`, assignees })).body;
+        if (claimer) expect((await claimer.api.post(`/api/items/${item.id}/claim`)).status).toBe(200);
+        if (n % 2) await team.owner.post(`/api/items/${item.id}/dismiss`);
+        assigned.push(item);
+      }
+    }
+    assigned = await Promise.all(
+      assigned.map(async (item) => (await team.owner.get<ItemView>(`/api/items/${item.id}`)).body),
+    );
+  });
+
+  it('agrees with the server wherever it decides, and leaves only team and role assignments to it', async () => {
+    const flags = [undefined, true, 'false'] as const;
+    for (const person of people) {
+      for (const assigned_to_me of flags) {
+        for (const claimed_by_me of flags) {
+          for (const status of [undefined, 'open'] as const) {
+            const input = { assigned_to_me, claimed_by_me, status } as ListItemsRequest;
+            const query = new URLSearchParams({ limit: '200' });
+            for (const [key, value] of Object.entries(input))
+              if (value !== undefined) query.set(key, String(value));
+            const page = await person.api.get<Page>(`/api/items?${query}`);
+            expect(page.status).toBe(200);
+            const listed = new Set(page.body.items.map((item) => item.id));
+            const viewer = { type: 'user' as const, id: person.id };
+            for (const item of assigned) {
+              const rule = listedBy(item, input, Date.now(), viewer);
+              if (rule === null) {
+                expect(item.assignees.some((a) => a.type !== 'user')).toBe(true);
+              } else {
+                expect(rule, `${query} ${item.title}`).toBe(listed.has(item.id));
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+});

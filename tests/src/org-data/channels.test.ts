@@ -32,6 +32,7 @@ describe('channels', () => {
       name: 'ops',
       mode: 'open',
       description: 'Operations',
+      escalation: [],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const restricted = await owner.post<Channel>('/api/channels', { name: 'a-team.2_x', mode: 'restricted' });

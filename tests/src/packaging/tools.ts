@@ -78,3 +78,6 @@ export async function npmInstall(projectDir: string, tarballs: string[]): Promis
   );
   if (result.code !== 0) throw new Error(`npm install failed:\n${result.stdout}\n${result.stderr}`);
 }
+
+/** `pnpm <these> <folder>`: the compiled server and its production dependencies (the Dockerfile's step). */
+export const SERVER_DEPLOY = ['--filter', '@beckon/server', 'deploy', '--prod', '--no-optional'];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 import { until, yesNoForm } from './helpers';
@@ -16,12 +16,15 @@ let server: TestServer;
 let f: Factories;
 let person: HttpClient;
 let agentToken: string;
+let userId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The worker runs deadlines (the --on-timeout policy).
+  server = await startTestServer({ worker: true });
   f = new Factories(server.database.db);
   const account = await f.account('owner');
   person = server.resource.as(account.token);
+  userId = account.user.id;
   agentToken = (await f.apiKey(account.org.id, account.user.id)).token;
 });
 afterAll(() => server?.close());
@@ -91,8 +94,48 @@ describe('beckon CLI', () => {
     await person.post(`/api/items/${item.id}/answer`, { values: { ok: true } });
     const run = await running;
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ status: 'answered', item_id: item.id, response: { ok: true } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      status: 'answered',
+      item_id: item.id,
+      response: { ok: true },
+      answered_by: { type: 'user', id: userId },
+    });
   });
+
+  it('ask --on-timeout answers at the deadline as the policy; --approvals sets the rule', async () => {
+    const run = await beckon([
+      'ask',
+      'Rotate the keys?',
+      '--field',
+      'ok:yesno:Rotate?',
+      '--deadline',
+      '2s',
+      '--on-timeout',
+      'answer:{"ok":false}',
+      '--wait',
+      '--timeout',
+      '30',
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'answered',
+      response: { ok: false },
+      answered_by: { type: 'policy', id: null },
+    });
+    const approvals = await beckon([
+      'ask',
+      'Merge?',
+      '--field',
+      'ok:yesno:Merge?',
+      '--approvals',
+      '2',
+      '--json',
+    ]);
+    expect(JSON.parse(approvals.stdout)).toMatchObject({ approvals: { required: 2, approved: 0 } });
+    const bad = await beckon(['ask', 'Merge?', '--field', 'ok:yesno:Merge?', '--on-timeout', 'maybe']);
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toContain('--on-timeout must be expire, dismiss or answer:<json values>');
+  }, 90_000);
 
   it('ask --wait exits 2 on dismiss and 4 on timeout; --form reads a file', async () => {
     const formFile = path.join(tmpdir(), `beckon-form-${process.pid}.json`);
@@ -167,6 +210,26 @@ describe('beckon mcp', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(McpError);
       expect(error).toMatchObject({ code: -32004, data: { error: 'not found' } });
+
+      // Tasks pass through: asked as a task, answered by a person, the result fetched.
+      expect(client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
+      const { task } = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'service.ask', arguments: { title: 'Via stdio?', form: yesNoForm }, task: {} },
+        },
+        CreateTaskResultSchema,
+      );
+      expect(task.status).toBe('working');
+      const waiting = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+      const [asked] = (await person.get<{ items: Item[] }>('/api/items?status=open')).body.items.filter(
+        (i) => i.title === 'Via stdio?',
+      );
+      await person.post(`/api/items/${asked!.id}/answer`, { values: { ok: true } });
+      const [text] = (await waiting).content as Array<{ text: string }>;
+      const answered = JSON.parse(text!.text) as Item;
+      expect(answered).toMatchObject({ id: asked!.id, status: 'answered' });
+      expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('completed');
     } finally {
       await client.close();
     }

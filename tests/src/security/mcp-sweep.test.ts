@@ -90,8 +90,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('security sweep over MCP', () => {
-  it('lists the eight tools', () => {
-    expect(new Set(tools.map((t) => t.name)).size).toBe(8);
+  it('lists the nine tools (the eight of the specification and service.get)', () => {
+    expect(new Set(tools.map((t) => t.name)).size).toBe(9);
   });
 
   it('answers 401 with the challenge to every call without a valid token', async () => {
@@ -172,5 +172,23 @@ describe('security sweep over MCP', () => {
     });
     expect(res.result?.isError).toBeFalsy();
     expect([...ids].filter((id) => res.text.includes(id))).toEqual([]);
+  });
+
+  it("tasks need items.read, and another organization's task is not found", async () => {
+    const writeOnly = await keyWith(a, ['items.write']);
+    const ask = { name: 'service.ask', arguments: { title: 'sweep', form: FORM }, task: {} };
+    const created = await rpc(writeOnly, 'tools/call', ask);
+    const taskId = (created.result as unknown as { task: { taskId: string } }).task.taskId;
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/result', { taskId }],
+      ['tasks/cancel', { taskId }],
+      ['tasks/list', {}],
+    ] as const) {
+      const denied = await rpc(writeOnly, method, params);
+      expect(denied.error, method).toMatchObject({ code: -32003, data: { required: 'items.read' } });
+    }
+    const theirs = await rpc((await ownerKey(b)).token, 'tasks/get', { taskId });
+    expect(theirs.error).toMatchObject({ code: -32602, message: `task not found: ${taskId}` });
   });
 });

@@ -128,6 +128,8 @@ export function sweepSuite(transport: Transport) {
         'push.devices',
         'push.preferences',
         'push.updatePreferences',
+        'email.settings',
+        'slack.link',
         'accounts.me',
         'accounts.logout',
         'accounts.listOrgs',

@@ -127,6 +127,7 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   webhooks: 'webhook',
   webhook_id: 'webhook',
   channel_id: 'channel',
+  routes: 'channel',
   muted_channels: 'channel',
   agent_id: 'agent',
   key_id: 'api-key',

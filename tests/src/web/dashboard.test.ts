@@ -278,6 +278,17 @@ describe('dashboard', () => {
     await page.getByRole('tabpanel').getByText(`${dashboard.origin}/api/items`).waitFor();
     await page.getByRole('tab', { name: 'MCP' }).click();
     await page.getByRole('tabpanel').getByText(`Bearer ${key}`).waitFor();
+    await page.getByRole('tab', { name: 'Tasks' }).click();
+    await page
+      .getByRole('tabpanel')
+      .getByText(/callToolStream/)
+      .waitFor();
+    await page.getByRole('tab', { name: 'Wait' }).click();
+    await page
+      .getByRole('tabpanel')
+      .getByText(/"wait_seconds": 50/)
+      .first()
+      .waitFor();
     await screenshot(page, 'agents');
 
     await page.getByRole('button', { name: 'Revoke key ci' }).click();

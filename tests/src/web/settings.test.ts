@@ -1,3 +1,6 @@
+import { memberIdentity } from '@beckon/server/auth/member-identity';
+import { actOnItem } from '@beckon/server/modules/items/act-on-item';
+import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { Factories, startFakePayments, startTestServer, type TestServer } from '../harness';
@@ -71,6 +74,14 @@ describe('settings in the dashboard', () => {
       timezone: 'Europe/Paris',
       muted_channels: [ops.id],
     });
+
+    // Email: mail on, then an hourly digest (each change is saved at once).
+    const mailSettings = async () =>
+      (await team.owner.get<{ enabled: boolean; digest: string }>('/api/me/email')).body;
+    await page.getByRole('checkbox', { name: /^Mail me items of this organization/ }).click();
+    await expect.poll(async () => (await mailSettings()).enabled).toBe(true);
+    await page.getByLabel('Digest', { exact: true }).selectOption('hourly');
+    await expect.poll(async () => (await mailSettings()).digest).toBe('hourly');
 
     // Members: a role changed in place, then a removal that ends the member's session.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
@@ -170,5 +181,36 @@ describe('settings in the dashboard', () => {
         }),
       )
       .toEqual([['Deploy to production?', 'The canary is green.', 'i1']]);
+  }, 60_000);
+});
+
+describe('the channel of an answer', () => {
+  it('shows on the item page and its timeline that an answer came by email', async () => {
+    const team = await f.team(server.resource);
+    const alice = await team.join('member');
+    const item = (
+      await team.owner.post<{ id: string }>('/api/items', {
+        title: 'Renew the certificate?',
+        form: { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Renew?' }] },
+      })
+    ).body;
+    // The operation a mail's confirmation page runs (tests/src/email covers the page itself).
+    const identity = await memberIdentity(
+      server.deps.sql,
+      { orgId: team.org.id, userId: alice.id },
+      'email_link',
+      uuidv7(),
+    );
+    await actOnItem(server.deps, identity, team.org.id, item.id, {
+      action: 'answer',
+      values: { ok: true },
+      via: 'email',
+    });
+
+    const context = await dashboard.context({ width: 1280, token: team.token });
+    const page = await context.newPage();
+    await page.goto(`/items/${item.id}`);
+    await page.getByRole('list', { name: 'Timeline' }).getByText('A person answered by email').waitFor();
+    await page.getByText('Answered from').waitFor();
   }, 60_000);
 });

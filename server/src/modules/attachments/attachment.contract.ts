@@ -83,6 +83,7 @@ export const attachmentMeta = {
       protect: true,
       tags,
       summary: 'Upload a file (base64, at most 10 MiB decoded)',
+      errorResponses: { 403: 'Permission denied', 503: 'The attachment store failed or cannot be reached' },
     },
   },
   delete: {

@@ -1,3 +1,4 @@
+import { actorTypes } from '@beckon/db/schema';
 import { z } from 'zod';
 import { ZPageLimit } from '../paging';
 
@@ -9,7 +10,7 @@ export const ZAuditEntry = z
       .nullable()
       .describe('Null for organization-level changes (channels, templates, settings)'),
     action: z.string(),
-    actor_type: z.enum(['user', 'agent', 'system']),
+    actor_type: z.enum(actorTypes),
     actor_id: z.uuid().nullable(),
     data: z.record(z.string(), z.unknown()),
     created_at: z.string(),

@@ -3,13 +3,20 @@ import type { Env } from '../../env';
 import { AppError } from '../../errors';
 
 /** Plan limit keys of the specification (a null limit is unlimited). */
-export type PlanLimitKey = 'max_seats' | 'max_teams' | 'monthly_notifications' | 'webhooks' | 'agents';
+export type PlanLimitKey =
+  | 'max_seats'
+  | 'max_teams'
+  | 'monthly_notifications'
+  | 'webhooks'
+  | 'agents'
+  | 'slack_workspaces';
 
 const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
   max_seats: 'select count(*)::int as n from memberships where org_id = $1',
   max_teams: 'select count(*)::int as n from teams where org_id = $1',
   webhooks: 'select count(*)::int as n from webhooks where org_id = $1',
   agents: 'select count(*)::int as n from agents where org_id = $1',
+  slack_workspaces: 'select count(*)::int as n from slack_connections where org_id = $1',
 };
 
 export const upgradeUrl = (env: Env) => `${env.APP_URL}/settings/billing`;

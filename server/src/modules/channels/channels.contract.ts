@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZEscalation } from '../assignment/assignment.contract';
 
 /** Channel and template names: lowercase, URL- and tool-friendly (decisions.md). */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -14,6 +15,7 @@ export const ZChannel = z
     name: z.string(),
     mode: z.enum(channelModes),
     description: z.string(),
+    escalation: ZEscalation.describe('The escalation policy of its items that name none'),
     created_at: z.string(),
   })
   .meta({ id: 'Channel' });
@@ -25,6 +27,9 @@ export const ZCreateChannelInput = z.strictObject({
     .enum(channelModes)
     .describe('open: every member sees its items; restricted: reserved for team scoping'),
   description: z.string().max(500).optional(),
+  escalation: ZEscalation.optional().describe(
+    'Default escalation policy of its items (an item or its template may name its own, [] for none)',
+  ),
 });
 export type CreateChannelInput = z.infer<typeof ZCreateChannelInput>;
 

@@ -2,6 +2,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError, isUniqueViolation } from '../../errors';
+import { checkAssignment } from '../assignment/assignees';
 import { recordOrgChange } from '../audit/audit.service';
 import type { ChannelView, CreateChannelInput } from './channels.contract';
 
@@ -11,7 +12,7 @@ const channelView = (row: ChannelRow): ChannelView => ({ ...row, created_at: row
 
 export async function listChannels(deps: Deps, identity: Identity): Promise<ChannelView[]> {
   const rows = await deps.sql<ChannelRow[]>`
-    select id, name, mode, description, created_at from channels
+    select id, name, mode, description, escalation, created_at from channels
      where org_id = ${identity.orgId} order by name collate "C"`;
   return rows.map(channelView);
 }
@@ -21,12 +22,14 @@ export async function createChannel(
   identity: Identity,
   input: CreateChannelInput,
 ): Promise<ChannelView> {
+  await checkAssignment(deps.sql, identity.orgId, { escalation: input.escalation });
   try {
     const row = await deps.sql.begin(async (tx) => {
       const [inserted] = await tx<ChannelRow[]>`
-        insert into channels (id, org_id, name, mode, description)
-        values (${uuidv7()}, ${identity.orgId}, ${input.name}, ${input.mode}, ${input.description ?? ''})
-        returning id, name, mode, description, created_at`;
+        insert into channels (id, org_id, name, mode, description, escalation)
+        values (${uuidv7()}, ${identity.orgId}, ${input.name}, ${input.mode}, ${input.description ?? ''},
+                ${tx.json((input.escalation ?? []) as never)})
+        returning id, name, mode, description, escalation, created_at`;
       const row = inserted as ChannelRow;
       await recordOrgChange(tx, identity, 'channel.create', { channel_id: row.id, name: row.name });
       return row;

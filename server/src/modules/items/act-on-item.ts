@@ -1,9 +1,11 @@
 import type { Queryable } from '@beckon/db';
-import type { Identity } from '../../auth/identity';
-import { actorOf, SYSTEM } from '../../auth/identity';
+import type { answerChannels } from '@beckon/db/schema';
+import type { Actor, Identity } from '../../auth/identity';
+import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { scheduleEscalation } from './escalation';
 import type { EventKind } from './event-kinds';
 import { validateAnswer } from './form-answer';
 import type { ItemView } from './item.contract';
@@ -11,6 +13,9 @@ import { recordItemChange } from './item-changes';
 import { findItem, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
+import { type AnswerStep, answerStep } from './policies';
+
+type AnswerChannel = (typeof answerChannels)[number];
 
 const EVENTS: Record<ItemAction, EventKind> = {
   answer: 'item.answered',
@@ -27,20 +32,43 @@ const EVENTS: Record<ItemAction, EventKind> = {
   unpin: 'item.updated',
 };
 
-export type ActionInput = { action: ItemAction; values?: unknown; until?: Date };
+export type ActionInput = {
+  action: ItemAction;
+  values?: unknown;
+  until?: Date;
+  /** The channel a person acted from when not the API or the dashboard (items.answered_via). */
+  via?: AnswerChannel;
+  /** The item's timeout policy acts (answer, dismiss at the deadline): `answered_by: {type: "policy"}`. */
+  byPolicy?: boolean;
+};
+
+/** An answer checked against the form and the approvals rule (policies.ts). */
+type Answer = { action: 'answer'; values: Record<string, unknown>; step: AnswerStep; via?: AnswerChannel };
 
 /** The column changes of an allowed move (the status machine has already said yes). */
 function changesFor(
   sql: Queryable,
   row: ItemRow,
-  input: ActionInput,
+  input: ActionInput | Answer,
   to: ItemRow['status'],
-  actor: ReturnType<typeof actorOf>,
+  actor: Actor,
 ) {
+  const decidedBy = sql`answered_at = now(), answered_by_type = ${actor.type}, answered_by_id = ${actor.id}`;
+  if ('step' in input) {
+    const responses = sql`responses = responses || ${sql.json([input.step.response] as never)}`;
+    if (!input.step.closes) return responses;
+    return sql`${responses}, status = ${to}, response = ${sql.json(input.values as never)}, ${decidedBy},
+               answered_via = ${input.via ?? null}`;
+  }
   switch (input.action) {
-    case 'answer':
-      return sql`status = ${to}, response = ${sql.json(input.values as never)}, answered_at = now(),
-                 answered_by_type = ${actor.type}, answered_by_id = ${actor.id}`;
+    case 'dismiss':
+      // The policy's dismissal says who decided, as an answer does.
+      return input.byPolicy ? sql`status = ${to}, ${decidedBy}` : sql`status = ${to}`;
+    case 'restore':
+      // Back to open: nobody has decided (a policy's dismissal is undone).
+      return to === 'open'
+        ? sql`status = ${to}, answered_at = null, answered_by_type = null, answered_by_id = null`
+        : sql`status = ${to}`;
     case 'ack':
       return sql`acked_at = coalesce(acked_at, now())`;
     case 'archive':
@@ -74,6 +102,16 @@ function changesNothing(row: ItemRow, action: ItemAction): boolean {
   }
 }
 
+/** The audit action and event of a change: an answer that does not decide is an approval or rejection. */
+function recorded(change: ActionInput | Answer) {
+  if (!('step' in change) || change.step.closes)
+    return { action: `item.${change.action}`, event: EVENTS[change.action] };
+  return {
+    action: change.step.response.approves ? 'item.approve' : 'item.reject',
+    event: 'item.updated' as const,
+  };
+}
+
 /**
  * Applies one action of the status machine to an item, in one transaction with its audit entry,
  * event and callback. A move the machine refuses is a 409 naming the current status; one that
@@ -89,8 +127,9 @@ export async function actOnItem(
   if (input.action === 'snooze' && (!input.until || input.until.getTime() <= Date.now())) {
     throw AppError.invalid({ until: 'must be in the future' });
   }
-  const actor = identity ? actorOf(identity) : SYSTEM;
+  const actor = input.byPolicy ? POLICY : identity ? actorOf(identity) : SYSTEM;
   const webhooks = await OrgFacts.has(deps, 'webhooks', orgId);
+  const slack = await OrgFacts.has(deps, 'slack', orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, identity ?? { orgId }, id, true);
     const to = nextStatus(input.action, {
@@ -104,29 +143,29 @@ export async function actOnItem(
       });
     }
     if (changesNothing(current, input.action)) return current;
+    let change: ActionInput | Answer = input;
     if (input.action === 'answer') {
       if (!current.form) throw AppError.conflict('item has no form to answer', { status: current.status });
       const answer = validateAnswer(current.form, input.values);
       if (!answer.ok) throw AppError.validationFailed(answer.fields);
-      input = { ...input, values: answer.values };
+      const step = answerStep(current, actor, identity?.userId ?? null, answer.values, deps.clock());
+      change = { action: 'answer', values: answer.values, step, via: input.via };
     }
     const [updated] = await tx<ItemRow[]>`
-      update items set ${changesFor(tx, current, input, to, actor)}, updated_at = now()
+      update items set ${changesFor(tx, current, change, to, actor)}, updated_at = now()
        where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    const data = input.action === 'snooze' ? { until: input.until?.toISOString() } : {};
-    await recordItemChange(tx, {
-      row,
-      action: `item.${input.action}`,
-      actor,
-      event: EVENTS[input.action],
-      data,
-      webhooks,
-    });
+    const data = {
+      ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
+      ...(input.via ? { answered_via: input.via } : {}),
+    };
+    await recordItemChange(tx, { row, actor, data, webhooks, slack, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
     // run at once if the deadline passed meanwhile.
-    if (current.deadline_at && (current.status === 'open') !== (row.status === 'open'))
-      await scheduleExpiry(tx, row);
+    const leftOrReturned = (current.status === 'open') !== (row.status === 'open');
+    if (current.deadline_at && leftOrReturned) await scheduleExpiry(tx, row);
+    // The same for the pending step of its escalation policy.
+    if (leftOrReturned) await scheduleEscalation(tx, row);
     return row;
   });
   return itemView(row);

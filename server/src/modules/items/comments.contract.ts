@@ -1,7 +1,8 @@
+import { actorTypes } from '@beckon/db/schema';
 import { z } from 'zod';
 import { LIMITS } from './item.contract';
 
-const ZActorType = z.enum(['user', 'agent', 'system']);
+const ZActorType = z.enum(actorTypes);
 
 export const ZComment = z
   .object({

@@ -1,5 +1,5 @@
 import { uuidv7 } from 'uuidv7';
-import type { Identity } from '../../auth/identity';
+import type { Actor, Identity } from '../../auth/identity';
 import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { recordItemChange } from './item-changes';
@@ -9,7 +9,7 @@ type CommentRow = {
   id: string;
   item_id: string;
   body: string;
-  actor_type: 'user' | 'agent' | 'system';
+  actor_type: Actor['type'];
   actor_id: string | null;
   created_at: Date;
 };

@@ -5,8 +5,9 @@ import { actorOf } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { newAssignment } from '../assignment/assignees';
 import { quotaError } from '../billing/plan-gate';
-import { pushEntries } from '../push/push-entries';
+import { escalationJob } from './escalation';
 import {
   type CreateItemInput,
   ITEM_DEFAULTS,
@@ -15,8 +16,10 @@ import {
   ZItemFields,
 } from './item.contract';
 import { expiryJob, followUps } from './item-changes';
-import { channelIdByName, channelName, futureDeadline } from './item-queries';
+import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
+import { creationRecipients, notificationParts } from './notify-people';
+import { itemPolicies } from './policies';
 
 /**
  * The fields of a new item: what the request gives, then what its template holds for the fields
@@ -58,8 +61,10 @@ export async function createItem(
   const channelId =
     byName === undefined ? given.channel_id : await channelIdByName(sql, identity.orgId, byName);
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
-  const channel = await channelName(sql, identity.orgId, input.channel_id);
+  const channel = await channelOf(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
+  const assignment = await newAssignment(sql, identity.orgId, input, channel?.escalation);
+  const policies = itemPolicies(input, identity.userId);
   const now = deps.clock();
   const row: ItemRow = {
     id: uuidv7(),
@@ -69,7 +74,7 @@ export async function createItem(
     level: input.level,
     priority: input.priority,
     channel_id: input.channel_id ?? null,
-    channel_name: channel,
+    channel_name: channel?.name ?? null,
     tags: input.tags,
     form: input.form ?? null,
     metadata: input.metadata,
@@ -81,39 +86,61 @@ export async function createItem(
     answered_at: null,
     answered_by_type: null,
     answered_by_id: null,
+    answered_via: null,
     acked_at: null,
     snoozed_until: null,
     pinned: false,
     archived_at: null,
+    ...assignment,
+    claimed_by_type: null,
+    claimed_by_id: null,
+    claimed_at: null,
+    escalation_step: 0,
     created_by_type: actor.type,
     created_by_id: actor.id,
     agent_id: identity.agentId,
     created_at: now,
     updated_at: now,
+    ...policies,
+    responses: [],
   };
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
-  // its stream event and notification, its webhook jobs, push entries and expiry job commit together.
+  // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
   const { ctes, select } = followUps(sql, {
     row,
     action: 'item.create',
     actor,
     event: 'item.created',
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
+    slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });
-  const push = await OrgFacts.has(deps, 'devices', identity.orgId);
+  const json = (value: unknown) => (value ? sql.json(value as never) : null);
+  const creator = actor.type === 'user' ? actor.id : null;
+  const notify = await notificationParts(
+    deps,
+    sql,
+    row,
+    await creationRecipients(sql, row.org_id, row.assignees, creator),
+    'created',
+  );
+  const escalation = escalationJob(sql, row);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   await sql`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
-                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at)
+                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
+                         on_timeout, approvals, assignees, assignee_keys, escalation)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
-              ${row.created_at}, ${row.updated_at})
-    ), ${ctes}${push ? sql`, ${pushEntries(sql, deps.env, row, actor.type === 'user' ? actor.id : null, now)}` : sql``}
+              ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
+              ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)})
+    ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
     select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${push ? sql`, (select count(*) from push_jobs)` : sql``}`.catch((error: unknown) => {
-    throw quotaError(deps.env, error) ?? error;
-  });
+      ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(
+    (error: unknown) => {
+      throw quotaError(deps.env, error) ?? error;
+    },
+  );
   return itemView(row);
 }

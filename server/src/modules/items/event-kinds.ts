@@ -11,5 +11,7 @@ export const EVENT_KINDS = [
   'item.expired',
   'item.withdrawn',
   'item.commented',
+  'item.reminded',
+  'item.escalated',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

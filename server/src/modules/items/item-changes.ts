@@ -7,6 +7,7 @@ import { auditInsert } from '../audit/audit.service';
 import type { EventKind } from './event-kinds';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
+import { slackJobs } from './slack-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
 const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set([
@@ -51,6 +52,8 @@ type Change = {
   data?: Record<string, unknown>;
   /** false when the organization is known to have no active webhooks (OrgFacts.has). */
   webhooks?: boolean;
+  /** false when the organization is known to have no Slack workspace (OrgFacts.has). */
+  slack?: boolean;
 };
 
 /**
@@ -88,12 +91,15 @@ export function followUps(sql: Queryable, change: Change) {
   if (!event) return { ctes: audit, select: sql`1` };
   const eventId = uuidv7();
   const fanOut = change.webhooks !== false;
+  const slack = change.slack !== false;
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
     values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)}))
-    ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}`;
+    ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}
+    ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
-    ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}`;
+    ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}
+    ${slack ? sql`, (select count(*) from slack_jobs)` : sql``}`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {
     delivery_id: uuidv7(),

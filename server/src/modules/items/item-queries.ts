@@ -1,5 +1,6 @@
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
+import type { Escalation } from '../assignment/assignment.contract';
 import { expiryJob } from './item-changes';
 import { ITEM_COLUMNS, type ItemRow } from './item-view';
 
@@ -12,11 +13,16 @@ export const SELECT = (sql: Queryable) =>
         from items i`;
 
 export async function channelName(sql: Queryable, orgId: string, channelId: string | null | undefined) {
+  return (await channelOf(sql, orgId, channelId))?.name ?? null;
+}
+
+/** An item's channel: its name and the escalation policy of its items (one query); a foreign id is a 400. */
+export async function channelOf(sql: Queryable, orgId: string, channelId: string | null | undefined) {
   if (!channelId) return null;
-  const [channel] = await sql<{ name: string }[]>`
-    select name from channels where id = ${channelId} and org_id = ${orgId}`;
+  const [channel] = await sql<{ name: string; escalation: Escalation }[]>`
+    select name, escalation from channels where id = ${channelId} and org_id = ${orgId}`;
   if (!channel) throw AppError.invalid({ channel_id: 'unknown channel' });
-  return channel.name;
+  return channel;
 }
 
 export async function channelIdByName(sql: Queryable, orgId: string, name: string) {

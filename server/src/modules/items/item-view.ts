@@ -1,13 +1,19 @@
 import { schema } from '@beckon/db';
 import { getTableColumns } from 'drizzle-orm';
+import { nextStep } from '../assignment/escalation-due';
 import type { ItemView } from './item.contract';
+import { approvalsView, type StoredApprovals } from './policies';
+import type { ItemResponse, OnTimeout } from './policies.contract';
 
 /** `fooBar` → `foo_bar`: the column names postgres.js hands back for drizzle's property names. */
 type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
   : S;
 type SnakeKeys<T> = { [K in keyof T as Snake<K & string>]: T[K] };
-type Columns = Omit<typeof schema.items.$inferSelect, 'search' | 'form' | 'response'>;
+type Columns = Omit<
+  typeof schema.items.$inferSelect,
+  'search' | 'form' | 'response' | 'onTimeout' | 'approvals' | 'responses'
+>;
 
 /**
  * An items row as hand-written queries select it, derived from the drizzle schema (the one
@@ -17,12 +23,17 @@ export type ItemRow = SnakeKeys<Columns> & {
   form: ItemView['form'];
   response: Record<string, unknown> | null;
   channel_name: string | null;
+  on_timeout: OnTimeout | null;
+  approvals: StoredApprovals | null;
+  responses: ItemResponse[];
 };
 
 /** Every column an item view needs, from the same schema (not the search vector). */
 export const ITEM_COLUMNS: readonly string[] = Object.values(getTableColumns(schema.items))
   .map((column) => column.name)
   .filter((name) => name !== 'search');
+
+const EXPIRE: OnTimeout = { action: 'expire' };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -46,13 +57,24 @@ export function itemView(row: ItemRow): ItemView {
     response: row.response,
     answered_at: iso(row.answered_at),
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
+    answered_via: row.answered_via,
     acked_at: iso(row.acked_at),
     snoozed_until: iso(row.snoozed_until),
     pinned: row.pinned,
     archived_at: iso(row.archived_at),
+    assignees: row.assignees,
+    claimed_by:
+      row.claimed_by_type && row.claimed_by_id ? { type: row.claimed_by_type, id: row.claimed_by_id } : null,
+    claimed_at: iso(row.claimed_at),
+    escalation: row.escalation,
+    escalation_step: row.escalation_step,
+    next_escalation_at: iso(nextStep(row)?.at ?? null),
     created_by: { type: row.created_by_type, id: row.created_by_id },
     agent_id: row.agent_id,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    on_timeout: row.on_timeout ?? EXPIRE,
+    approvals: approvalsView(row.approvals, row.responses),
+    responses: row.responses,
   };
 }

@@ -1,8 +1,10 @@
-import { itemLevels, itemStatuses } from '@beckon/db/schema';
+import { answerChannels, itemLevels, itemStatuses } from '@beckon/db/schema';
 import { z } from 'zod';
+import { assignmentFields, assignmentView } from '../assignment/assignment.contract';
 import { ZName } from '../channels/channels.contract';
 import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
+import { ZActor, ZApprovals, ZApprovalsInput, ZOnTimeout, ZResponse } from './policies.contract';
 
 /** Size limits of decisions.md. */
 export const LIMITS = {
@@ -15,7 +17,6 @@ export const LIMITS = {
 };
 
 const ZTimestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-const ZActor = z.object({ type: z.enum(['user', 'agent', 'system']), id: z.uuid().nullable() });
 
 export const ZMetadata = z
   .record(z.string(), z.unknown())
@@ -46,14 +47,24 @@ export const ZItem = z
     response: z.record(z.string(), z.unknown()).nullable(),
     answered_at: z.string().nullable(),
     answered_by: ZActor.nullable(),
+    answered_via: z
+      .enum(answerChannels)
+      .nullable()
+      .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
     acked_at: z.string().nullable(),
     snoozed_until: z.string().nullable(),
     pinned: z.boolean(),
     archived_at: z.string().nullable(),
+    // Who answers and what happens while nobody does (assignment.contract.ts).
+    ...assignmentView,
     created_by: ZActor,
     agent_id: z.uuid().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    // Policies (policies.contract.ts): what happens at the deadline, several approvers, every answer.
+    on_timeout: ZOnTimeout.describe('What happens at the deadline'),
+    approvals: ZApprovals.nullable(),
+    responses: z.array(ZResponse).describe('Every answer, oldest first'),
   })
   .meta({ id: 'Item' });
 export type ItemView = z.infer<typeof ZItem>;
@@ -77,11 +88,16 @@ export const ZItemFields = z.strictObject({
   level: ZLevel.optional().meta({ default: ITEM_DEFAULTS.level }),
   priority: ZPriority.optional().meta({ default: ITEM_DEFAULTS.priority }),
   channel_id: z.uuid().optional(),
+  ...assignmentFields,
   tags: ZTags.optional().meta({ default: ITEM_DEFAULTS.tags }),
   form: ZForm.optional(),
   metadata: ZMetadata.optional().meta({ default: ITEM_DEFAULTS.metadata }),
   callback_url: ZHttpUrl.optional(),
   deadline_at: ZTimestamp.optional(),
+  on_timeout: ZOnTimeout.optional().describe(
+    'At the deadline: expire (default), answer with values, or dismiss; fixed at creation',
+  ),
+  approvals: ZApprovalsInput.optional().describe('Several distinct people must approve; needs a form'),
 });
 export type ItemFields = z.infer<typeof ZItemFields>;
 
@@ -152,6 +168,8 @@ export const ZListItemsInput = z.strictObject({
   channel: ZName.optional().describe('Channel name'),
   include_archived: ZQueryBool.default(false),
   include_snoozed: ZQueryBool.default(false),
+  assigned_to_me: ZQueryBool.default(false).describe('Only items assigned to you, your teams or your role'),
+  claimed_by_me: ZQueryBool.default(false).describe('Only items you claimed'),
   q: z.string().trim().min(1).max(200).optional(),
 });
 export type ListItemsInput = z.infer<typeof ZListItemsInput>;

@@ -1,6 +1,7 @@
-import type { Identity } from '../../auth/identity';
+import { actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { keysOfCaller } from '../assignment/assignees';
 import type { ItemView, ListItemsInput } from './item.contract';
 import { findItem, inScope, SELECT } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
@@ -36,6 +37,16 @@ export async function listItems(deps: Deps, identity: Identity, input: ListItems
     conditions.push(
       sql`i.channel_id = (select c.id from channels c where c.org_id = ${identity.orgId} and c.name = ${input.channel})`,
     );
+  }
+  if (input.assigned_to_me) {
+    // A person's own assignments (their user, teams, role); an agent is never an assignee.
+    const actor = actorOf(identity);
+    const keys = actor.type === 'user' ? await keysOfCaller(sql, identity.orgId, identity.userId) : [];
+    conditions.push(sql`i.assignee_keys && ${keys}::text[]`);
+  }
+  if (input.claimed_by_me) {
+    const actor = actorOf(identity);
+    conditions.push(sql`i.claimed_by_id = ${actor.id} and i.claimed_by_type = ${actor.type}`);
   }
   if (input.q) conditions.push(sql`i.search @@ websearch_to_tsquery('simple', ${input.q})`);
   if (input.cursor) {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
+import { assignmentMeta, ZAssignInput } from '../assignment/assignment.contract';
 import { actOnItem } from './act-on-item';
+import { assignItem, claimItem, unclaimItem } from './assignment';
 import { commentMeta, ZAddCommentInput, ZComment, ZTimelineEntry } from './comments.contract';
 import { addComment, listComments, timeline } from './comments.service';
 import { createItem } from './create-item';
@@ -84,6 +86,21 @@ export const itemsRouter = router({
   unpin: action(write, 'unpin'),
   archive: action(archive, 'archive'),
   unarchive: action(archive, 'unarchive'),
+  assign: write
+    .meta(assignmentMeta.assign)
+    .input(ZAssignInput)
+    .output(ZItem)
+    .mutation(({ ctx, input }) => assignItem(ctx.deps, ctx.identity, input)),
+  claim: write
+    .meta(assignmentMeta.claim)
+    .input(ZItemId)
+    .output(ZItem)
+    .mutation(({ ctx, input }) => claimItem(ctx.deps, ctx.identity, input.id)),
+  unclaim: write
+    .meta(assignmentMeta.unclaim)
+    .input(ZItemId)
+    .output(ZItem)
+    .mutation(({ ctx, input }) => unclaimItem(ctx.deps, ctx.identity, input.id)),
   comments: read
     .meta(commentMeta.list)
     .input(ZItemId)

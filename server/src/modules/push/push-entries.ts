@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import { JOB_MAX_ATTEMPTS } from '../../job-queue';
 
 /** Levels from least to most urgent: `min_level` keeps those at or after it. */
-const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
+export const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
 
 /** What a push says: shown by the device, with where a tap leads. */
 export type PushPayload = { title: string; body: string; item_id: string; level: string; url: string };
@@ -19,10 +19,27 @@ export type PushedItem = {
   channel_id: string | null;
 };
 
-export function pushPayload(env: Env, item: PushedItem): PushPayload {
+/** Why an item reaches people: created, then assigned to them, a reminder, an escalation to them. */
+export type NotifyReason = 'created' | 'assigned' | 'reminded' | 'escalated';
+
+const TITLE_PREFIX: Record<NotifyReason, string> = {
+  created: '',
+  assigned: 'Assigned to you: ',
+  reminded: 'Reminder: ',
+  escalated: 'Escalated: ',
+};
+
+/**
+ * Who an item's notifications reach: everyone who may read items but one person (its creator),
+ * or only the people named (assignees, escalation steps); in both cases members who may read
+ * items, under their preferences.
+ */
+export type Recipients = { except: string | null } | { only: string[] };
+
+export function pushPayload(env: Env, item: PushedItem, reason: NotifyReason = 'created'): PushPayload {
   const body = item.message ?? '';
   return {
-    title: item.title,
+    title: `${TITLE_PREFIX[reason]}${item.title}`,
     body: body.length > 200 ? `${body.slice(0, 199)}…` : body,
     item_id: item.id,
     level: item.level,
@@ -31,39 +48,60 @@ export function pushPayload(env: Env, item: PushedItem): PushPayload {
 }
 
 /**
- * The push entries of a new item and their `deliver_push` jobs, as CTEs of its creation
- * statement (so they commit with it; the statement must read `(select count(*) from push_jobs)`
- * for the jobs to be added): one entry per device of each member who may read items, except
- * the creator, unless their preferences say no (a muted channel, a level below their minimum, or
- * their quiet hours in their time zone, where only the allowed levels pass).
+ * Whether a person's preferences (`p`, a left-joined notification_preferences row: none means
+ * the defaults) let an item reach them: not a muted channel, not below their minimum level, and
+ * outside their quiet hours in their time zone unless the level is one allowed then. Every
+ * channel (push, email) filters with this one predicate.
  */
-export const pushEntries = (
+export const preferencesAllow = (
   sql: Queryable,
-  env: Env,
-  item: PushedItem,
-  creatorUserId: string | null,
+  item: Pick<PushedItem, 'level' | 'channel_id'>,
   now: Date,
 ) => {
   const local = sql`(${now}::timestamptz at time zone p.timezone)::time`;
   const start = sql`p.quiet_hours_start::time`;
   const end = sql`p.quiet_hours_end::time`;
-  return sql`push_entries as (
-    insert into push_queue (org_id, user_id, device_id, item_id, payload)
-    select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item) as never)}
-      from devices d
-      join memberships m on m.org_id = d.org_id and m.user_id = d.user_id
-      join roles r on r.id = m.role_id
-      left join notification_preferences p on p.user_id = d.user_id
-     where d.org_id = ${item.org_id}
-       and r.permissions && array['items.read', 'items.*', '*']
-       and d.user_id is distinct from ${creatorUserId}::uuid
-       and array_position(${LEVEL_ORDER}::text[], ${item.level})
+  return sql`array_position(${LEVEL_ORDER}::text[], ${item.level})
            >= array_position(${LEVEL_ORDER}::text[], coalesce(p.min_level, 'info'))
        and not coalesce(${item.channel_id}::uuid = any(p.muted_channels), false)
        and not (coalesce(p.quiet_hours_enabled, false)
                 and case when ${start} <= ${end} then ${local} >= ${start} and ${local} < ${end}
                          else ${local} >= ${start} or ${local} < ${end} end
-                and not ${item.level} = any(string_to_array(p.quiet_hours_allow_levels, ',')))
+                and not ${item.level} = any(string_to_array(p.quiet_hours_allow_levels, ',')))`;
+};
+
+/** Whether a role (`r`) may read items: who any channel may notify of one. */
+export const mayReadItems = (sql: Queryable) => sql`r.permissions && array['items.read', 'items.*', '*']`;
+
+/**
+ * The push entries of an item and their `deliver_push` jobs, as CTEs of the caller's statement
+ * (so they commit with it; the statement must read `(select count(*) from push_jobs)` for the
+ * jobs to be added): one entry per device of each recipient who may read items, unless their
+ * preferences say no (`preferencesAllow`).
+ */
+export const pushEntries = (
+  sql: Queryable,
+  env: Env,
+  item: PushedItem,
+  recipients: Recipients,
+  now: Date,
+  reason: NotifyReason = 'created',
+) => {
+  const who =
+    'only' in recipients
+      ? sql`d.user_id = any(${recipients.only}::uuid[])`
+      : sql`d.user_id is distinct from ${recipients.except}::uuid`;
+  return sql`push_entries as (
+    insert into push_queue (org_id, user_id, device_id, item_id, payload)
+    select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item, reason) as never)}
+      from devices d
+      join memberships m on m.org_id = d.org_id and m.user_id = d.user_id
+      join roles r on r.id = m.role_id
+      left join notification_preferences p on p.user_id = d.user_id
+     where d.org_id = ${item.org_id}
+       and ${mayReadItems(sql)}
+       and ${who}
+       and ${preferencesAllow(sql, item, now)}
     returning id
   ), push_jobs as (
     select graphile_worker.add_job(

@@ -2,6 +2,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { checkAssignment } from '../assignment/assignees';
 import { recordOrgChange } from '../audit/audit.service';
 import type { TemplateView, UpsertTemplateInput } from './templates.contract';
 
@@ -36,6 +37,7 @@ export async function upsertTemplate(
       await sql`select 1 from channels where id = ${channelId} and org_id = ${identity.orgId}`;
     if (!channel) throw AppError.invalid({ 'fields.channel_id': 'unknown channel' });
   }
+  await checkAssignment(sql, identity.orgId, input.fields, 'fields.');
   const row = await sql.begin(async (tx) => {
     const [saved] = await tx<(TemplateRow & { created: boolean })[]>`
       insert into templates (id, org_id, name, description, fields)

@@ -1,3 +1,4 @@
+import { deliveryKinds } from '@beckon/db/schema';
 import { z } from 'zod';
 import type { Meta } from '../../trpc/init';
 import { EVENT_KINDS } from '../items/event-kinds';
@@ -49,7 +50,11 @@ export const ZDelivery = z
   .object({
     id: z.uuid(),
     delivery_id: z.uuid().describe('X-Service-Delivery: the same for every attempt of one delivery'),
-    kind: z.enum(['callback', 'webhook']),
+    kind: z
+      .enum(deliveryKinds)
+      .describe(
+        'callback or webhook (HTTP), email (a mail: url is mailto:, status_code the SMTP reply), slack (a Slack Web API call: url is the method)',
+      ),
     webhook_id: z.uuid().nullable(),
     item_id: z.uuid().nullable(),
     event: z.string(),
@@ -116,7 +121,8 @@ export const webhookMeta = {
       path: '/deliveries',
       protect,
       tags,
-      summary: 'Delivery attempts of webhooks and callbacks, newest first (webhooks.manage)',
+      summary:
+        'Delivery attempts of webhooks, callbacks, mails and Slack messages, newest first (webhooks.manage)',
     },
   },
 } satisfies Record<string, Meta>;

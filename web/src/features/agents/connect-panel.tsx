@@ -3,7 +3,10 @@ import { CopyButton } from '../../components/copy-button';
 
 type Snippet = { id: string; label: string; intro: string; code: string };
 
-/** Ready-to-paste ways for an agent to use its key: MCP (HTTP or stdio), the SDK, the CLI and plain HTTP. */
+/**
+ * Ready-to-paste ways for an agent to use its key: MCP (HTTP, then asking as a task or with a
+ * bounded wait, or stdio), the SDK, the CLI and plain HTTP.
+ */
 function snippets(origin: string, key: string): Snippet[] {
   return [
     {
@@ -19,6 +22,54 @@ function snippets(origin: string, key: string): Snippet[] {
         null,
         2,
       ),
+    },
+    {
+      id: 'tasks',
+      label: 'Tasks',
+      intro:
+        'MCP clients with tasks (protocol 2025-11-25) ask as a task: the call returns at once, the answer comes when a person gives it:',
+      code: `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+// BECKON_TOKEN=${key}
+const client = new Client({ name: 'my-agent', version: '1.0.0' });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL('${origin}/mcp'), {
+    requestInit: { headers: { Authorization: \`Bearer \${process.env.BECKON_TOKEN}\` } },
+  }),
+);
+await client.listTools(); // learns that service.ask runs as a task
+const ask = {
+  name: 'service.ask',
+  arguments: {
+    title: 'Deploy to production?',
+    form: { id: 'deploy', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] },
+  },
+};
+for await (const message of client.experimental.tasks.callToolStream(ask, CallToolResultSchema)) {
+  if (message.type === 'taskCreated') console.log('asked, task', message.task.taskId);
+  if (message.type === 'result') console.log(message.result.structuredContent); // status, response
+}
+// Or by hand: tools/call with "task": {"ttl": 86400000}, then tasks/result (waits) or tasks/get.`,
+    },
+    {
+      id: 'wait',
+      label: 'Wait',
+      intro:
+        'MCP clients without tasks ask with wait_seconds (at most 50) and call service.get again until the item is no longer open:',
+      code: `tools/call service.ask
+  {"title": "Deploy to production?",
+   "form": {"id": "deploy", "fields": [{"id": "ok", "type": "yesno", "label": "Ship it?", "required": true}]},
+   "wait_seconds": 50}
+→ the item: "answered" with its "response" if a person answered within 50 s,
+  else still "open" (and a note naming the call that resumes):
+
+tools/call service.get
+  {"id": "<the item's id>", "wait_seconds": 50}
+→ repeat until "status" is no longer "open" (answered, dismissed, expired or withdrawn)
+
+A progressToken in the call's _meta brings progress notifications while it waits.`,
     },
     {
       id: 'stdio',

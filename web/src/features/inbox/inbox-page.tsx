@@ -8,6 +8,8 @@ import { type FeedInput, ItemFeed } from './item-feed';
 
 const VIEWS = [
   { id: 'inbox', label: 'Inbox', empty: 'Nothing waiting for you. New items appear here as they arrive.' },
+  { id: 'assigned', label: 'Assigned to me', empty: 'Nothing is assigned to you, your teams or your role.' },
+  { id: 'claimed', label: 'Claimed by me', empty: 'You have not claimed any item.' },
   { id: 'snoozed', label: 'Snoozed', empty: 'No snoozed items.' },
   { id: 'archived', label: 'Archived', empty: 'No archived items.' },
 ] as const;
@@ -52,6 +54,8 @@ export function InboxPage() {
   };
   const inputs: Record<View, FeedInput> = {
     inbox: { ...common, ...(status ? { status } : {}) },
+    assigned: { ...common, ...(status ? { status } : {}), assigned_to_me: true },
+    claimed: { ...common, ...(status ? { status } : {}), claimed_by_me: true },
     snoozed: { ...common, ...(status ? { status } : {}), include_snoozed: true },
     archived: { ...common, status: 'archived', include_snoozed: true },
   };
@@ -64,7 +68,7 @@ export function InboxPage() {
         onChange={(index) => set({ view: index === 0 ? '' : (VIEWS[index]?.id ?? '') })}
       >
         <div className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 px-3 pt-3 backdrop-blur sm:px-4">
-          <TabList className="flex gap-1" aria-label="Views">
+          <TabList className="flex gap-1 overflow-x-auto" aria-label="Views">
             {VIEWS.map((v) => (
               <Tab
                 key={v.id}

@@ -4,6 +4,7 @@ import { ChannelBadge, LevelBadge, levelBar, PriorityBadge, StatusBadge, Tag } f
 import { Link } from '../../lib/router';
 import { formatDateTime, formatRelative } from '../../lib/time';
 import type { Item } from '../../lib/trpc';
+import { AssignmentBadge } from '../items/assignment';
 import { Countdown } from '../items/countdown';
 import { ItemActions } from '../items/item-actions';
 
@@ -60,6 +61,7 @@ export const ItemRow = memo(function ItemRow({
           </time>
           {snoozed && item.snoozed_until && <span>Snoozed until {formatDateTime(item.snoozed_until)}</span>}
           {item.deadline_at && item.status === 'open' && <Countdown deadline={item.deadline_at} compact />}
+          <AssignmentBadge item={item} />
         </div>
       </div>
       <ItemActions item={item} compact />

@@ -1,7 +1,7 @@
 import { listedBy } from '@beckon/server/modules/items/list-rules';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { Item, ItemList, ItemListInput } from '../../lib/trpc';
-import { trpc } from '../../lib/trpc';
+import { authTrpc, trpc } from '../../lib/trpc';
 
 /** Lists are ordered pinned first, then newest first (UUID v7 ids sort by creation). */
 const sortsBefore = (a: Item, b: Item) => (a.pinned !== b.pinned ? a.pinned : a.id > b.id);
@@ -38,11 +38,14 @@ const listKey = trpc.items.list.pathKey();
 export function applyItem(queryClient: QueryClient, item: Item, event?: string) {
   queryClient.setQueryData(trpc.items.get.queryKey({ id: item.id }), item);
   const now = Date.now();
+  // The signed-in person ("assigned to me", "claimed by me"); the shell has loaded it.
+  const me = queryClient.getQueryData(authTrpc.accounts.me.queryKey());
+  const viewer = me ? { type: 'user' as const, id: me.user.id } : undefined;
   for (const query of queryClient.getQueryCache().findAll({ queryKey: listKey })) {
     const data = query.state.data as InfiniteData<ItemList> | undefined;
     if (!data?.pages) continue;
     const input = (query.queryKey[1] as { input?: ItemListInput } | undefined)?.input ?? {};
-    const member = listedBy(item, input, now);
+    const member = listedBy(item, input, now, viewer);
     const present = data.pages.some((page) => page.items.some((i) => i.id === item.id));
     if (member === null) {
       if (present) queryClient.setQueryData(query.queryKey, placeInList(data, item, true));

@@ -6,13 +6,15 @@ import { ErrorNotice, Loading } from '../../components/notice';
 import { renderMarkdown } from '../../lib/markdown';
 import { Link } from '../../lib/router';
 import { formatDateTime, useNow } from '../../lib/time';
-import { type Item, trpc } from '../../lib/trpc';
+import { authTrpc, type Item, trpc } from '../../lib/trpc';
 import { AnswerForm } from './answer/answer-form';
 import { AnswerView } from './answer/answer-view';
+import { Assignment } from './assignment';
 import { Attachments } from './attachments';
 import { Comments } from './comments';
 import { Countdown } from './countdown';
 import { ItemActions } from './item-actions';
+import { Approvals, myResponse, TimeoutPolicy } from './policies';
 import { Timeline } from './timeline';
 
 function Message({ source }: { source: string }) {
@@ -22,7 +24,7 @@ function Message({ source }: { source: string }) {
 }
 
 const actor = (a: { type: string; id: string | null } | null) =>
-  a ? `${a.type}${a.id ? ` ${a.id}` : ''}` : '—';
+  a?.type === 'policy' ? 'the timeout policy' : a ? `${a.type}${a.id ? ` ${a.id}` : ''}` : '—';
 
 function Metadata({ item }: { item: Item }) {
   const rows: [string, string][] = [
@@ -35,6 +37,9 @@ function Metadata({ item }: { item: Item }) {
       ? [
           ['Answered', formatDateTime(item.answered_at)] as [string, string],
           ['Answered by', actor(item.answered_by)] as [string, string],
+          ...(item.answered_by?.type === 'policy'
+            ? []
+            : [['Answered from', item.answered_via ?? 'Beckon (dashboard or API)'] as [string, string]]),
         ]
       : []),
     ...(item.snoozed_until
@@ -68,6 +73,7 @@ const card = 'rounded-lg border border-gray-200 bg-white p-4 shadow-xs';
 export function ItemPage({ id }: { id: string }) {
   const query = useQuery(trpc.items.get.queryOptions({ id }));
   const now = useNow(30_000);
+  const me = useQuery(authTrpc.accounts.me.queryOptions());
   if (query.isPending) return <Loading label="Loading the item…" />;
   if (query.isError)
     return (
@@ -80,6 +86,8 @@ export function ItemPage({ id }: { id: string }) {
     );
   const item = query.data;
   const snoozed = isSnoozed(item, now);
+  const myId = me.data?.user.id;
+  const mine = myResponse(item, myId);
 
   return (
     <article className="mx-auto max-w-5xl space-y-4 p-3 sm:p-4" aria-labelledby="item-title">
@@ -102,6 +110,8 @@ export function ItemPage({ id }: { id: string }) {
           ))}
         </div>
         {item.deadline_at && item.status === 'open' && <Countdown deadline={item.deadline_at} />}
+        <TimeoutPolicy item={item} />
+        <Assignment item={item} />
         {snoozed && item.snoozed_until && (
           <p className="text-sm text-gray-800">Snoozed until {formatDateTime(item.snoozed_until)}</p>
         )}
@@ -119,7 +129,16 @@ export function ItemPage({ id }: { id: string }) {
               <h2 id="form-heading" className="text-base font-semibold text-gray-900">
                 {item.status === 'open' ? 'Your answer' : 'Answer'}
               </h2>
-              {item.status === 'open' ? (
+              <Approvals item={item} myId={myId} />
+              {item.status === 'open' && mine ? (
+                <p
+                  role="status"
+                  className="rounded-md border border-sky-300 bg-sky-50 p-3 text-sm text-sky-950"
+                >
+                  You already answered ({mine.approves ? 'approved' : 'rejected'}, {formatDateTime(mine.at)}):
+                  each person answers once. Waiting for the others.
+                </p>
+              ) : item.status === 'open' ? (
                 <AnswerForm key={item.id} item={item} form={item.form} />
               ) : item.response ? (
                 <AnswerView form={item.form} response={item.response} />

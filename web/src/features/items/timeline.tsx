@@ -8,6 +8,8 @@ const ACTIONS: Record<string, string> = {
   'item.create': 'created the item',
   'item.update': 'updated the item',
   'item.answer': 'answered',
+  'item.approve': 'approved',
+  'item.reject': 'rejected',
   'item.ack': 'acknowledged',
   'item.dismiss': 'dismissed',
   'item.archive': 'archived',
@@ -19,14 +21,29 @@ const ACTIONS: Record<string, string> = {
   'item.unsnooze': 'removed the snooze',
   'item.pin': 'pinned',
   'item.unpin': 'unpinned',
+  'item.assign': 'changed the assignees',
+  'item.claim': 'claimed it',
+  'item.unclaim': 'released the claim',
+  'item.remind': 'sent a reminder (escalation policy)',
+  'item.escalate': 'escalated it (escalation policy)',
   'attachment.create': 'attached a file',
   'attachment.delete': 'deleted an attachment',
 };
 
-const actor = (type: string) => (type === 'user' ? 'A person' : type === 'agent' ? 'An agent' : 'The system');
+const ACTORS: Record<string, string> = {
+  user: 'A person',
+  agent: 'An agent',
+  policy: 'The timeout policy',
+};
+const actor = (type: string) => ACTORS[type] ?? 'The system';
+
+/** The channel an answer came from (`answered_via`), when not the dashboard or the API. */
+const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack' };
 
 function detail(data: Record<string, unknown> | null): string {
   if (!data) return '';
+  if (typeof data.answered_via === 'string')
+    return ` ${VIA[data.answered_via] ?? `via ${data.answered_via}`}`;
   if (typeof data.until === 'string') return ` until ${formatDateTime(data.until)}`;
   if (typeof data.filename === 'string') return `: ${data.filename}`;
   return '';

@@ -7,6 +7,7 @@ import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { type AppOutputs, trpc } from '../../lib/trpc';
 import { BrowserPush } from './browser-push';
+import { EmailSettings } from './email-settings';
 
 type Preferences = AppOutputs['push']['preferences'];
 const LEVELS = ['info', 'success', 'warning', 'error'] as const;
@@ -148,7 +149,7 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
   );
 }
 
-/** A person's push preferences: what reaches their devices, and when. */
+/** A person's push and mail preferences: what reaches their devices and mailbox, and when. */
 export function NotificationsPanel() {
   const preferences = useQuery(trpc.push.preferences.queryOptions());
   return (
@@ -156,8 +157,11 @@ export function NotificationsPanel() {
       <h2 id="notifications-heading" className="text-lg font-semibold text-gray-900">
         Notifications
       </h2>
-      <Notice>These apply to pushes on your phone and browsers; the inbox always shows everything.</Notice>
+      <Notice>
+        These apply to pushes on your phone and browsers and to mail; the inbox always shows everything.
+      </Notice>
       <BrowserPush />
+      <EmailSettings />
       {preferences.isPending ? (
         <Loading />
       ) : preferences.isError ? (

@@ -8,6 +8,7 @@ import { BillingPanel } from './billing-panel';
 import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
 
+const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 /** The settings sections, each shown to those who hold its permission (notifications: everyone). */
@@ -16,6 +17,7 @@ const SECTIONS = [
   { id: 'members', label: 'Members', permission: 'users.invite' },
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
+  { id: 'slack', label: 'Slack', permission: 'org.manage' },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
@@ -28,6 +30,11 @@ const panels: Record<SettingsSection, () => ReactNode> = {
     </Suspense>
   ),
   billing: () => <BillingPanel />,
+  slack: () => (
+    <Suspense fallback={<Loading />}>
+      <SlackPanel />
+    </Suspense>
+  ),
 };
 
 /** /settings/<section>: what the caller may see of the organization's settings, and their own. */

@@ -1,7 +1,7 @@
 import type { Form, FormField } from '../../../lib/trpc';
 
 /** A recorded value in words: the option's label, Yes/No, or the text itself. */
-function shown(field: FormField, value: unknown): string {
+export function shown(field: FormField, value: unknown): string {
   if (value === undefined || value === null) return '—';
   if (field.type === 'yesno') return value ? (field.yes_label ?? 'Yes') : (field.no_label ?? 'No');
   if (field.type === 'checkbox') return value ? 'Checked' : 'Not checked';

@@ -1,0 +1,95 @@
+import { createItems } from './items';
+import { type Figures, load } from './lib';
+import { alternate, type Rounds } from './rounds';
+
+const MCP_HEADERS = (key: string, protocol = '2025-03-26') => ({
+  authorization: `Bearer ${key}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': protocol,
+});
+
+const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
+/** POST /mcp tools/call service.notify (stateless: no initialize needed per request). */
+export function mcpNotify(url: string, key: string, seconds: number, connections = 50, round?: number) {
+  return load(`MCP service.notify (${connections} connections${round ? `, round ${round}` : ''})`, {
+    url: `${url}/mcp`,
+    seconds,
+    connections,
+    method: 'POST',
+    headers: MCP_HEADERS(key),
+    body: rpc('tools/call', {
+      name: 'service.notify',
+      arguments: { title: 'Build finished', level: 'success', tags: ['ci'] },
+    }),
+  });
+}
+
+/** `tools/call service.notify` against `POST /api/items`, same key, same connections, alternating. */
+export function notifyAgainstRest(
+  url: string,
+  key: string,
+  rounds: number,
+  seconds: number,
+): Promise<Rounds<Figures, Figures>> {
+  return alternate(
+    rounds,
+    (round) => createItems(url, key, seconds, 50, round),
+    (round) => mcpNotify(url, key, seconds, 50, round),
+    (rest, mcp) => mcp.rps / rest.rps,
+  );
+}
+
+const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
+
+/** `count` open questions asked as MCP tasks; their task ids (none when the server has no tasks). */
+export async function openTasks(url: string, key: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS(key, '2025-11-25'),
+      body: rpc('tools/call', {
+        name: 'service.ask',
+        arguments: { title: `Task ${i}`, form: FORM },
+        task: { ttl: 86_400_000 },
+      }),
+    });
+    const body = (await response.json()) as { result?: { task?: { taskId: string } } };
+    if (!body.result?.task) return [];
+    ids.push(body.result.task.taskId);
+  }
+  return ids;
+}
+
+/**
+ * `tasks/get` of one task at `tasks.length` open tasks against `GET /api/items/{id}` of an item,
+ * same key, same connections, alternating; the ratio is tasks/get's throughput over GET's.
+ */
+export async function pollTasks(url: string, key: string, tasks: string[], rounds: number, seconds: number) {
+  const task = tasks[tasks.length >> 1];
+  if (!task) return null;
+  const listed = await fetch(`${url}/api/items?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+  const [item] = ((await listed.json()) as { items: Array<{ id: string }> }).items;
+  return alternate(
+    rounds,
+    (round) =>
+      load(`GET /api/items/{id} (10 connections, round ${round})`, {
+        url: `${url}/api/items/${item?.id}`,
+        seconds,
+        connections: 10,
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    (round) =>
+      load(`tasks/get at ${tasks.length} open tasks (10 connections, round ${round})`, {
+        url: `${url}/mcp`,
+        seconds,
+        connections: 10,
+        method: 'POST',
+        headers: MCP_HEADERS(key, '2025-11-25'),
+        body: rpc('tasks/get', { taskId: task }),
+      }),
+    (get, polled) => polled.rps / get.rps,
+  );
+}

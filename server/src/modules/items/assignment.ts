@@ -1,0 +1,120 @@
+import type { Queryable } from '@beckon/db';
+import { type Actor, actorOf, type Identity } from '../../auth/identity';
+import { can } from '../../auth/permissions';
+import { OrgFacts } from '../../caches/org-facts';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { checkAssignment, peopleOf } from '../assignment/assignees';
+import { type Assignee, assigneeKey } from '../assignment/assignment.contract';
+import type { ItemView } from './item.contract';
+import { recordItemChange } from './item-changes';
+import { findItem, RETURNING } from './item-queries';
+import { type ItemRow, itemView } from './item-view';
+import { notifyPeople } from './notify-people';
+
+type Change = { set: Record<string, unknown>; action: string; data: Record<string, unknown> } | null;
+
+/**
+ * One change of an item's assignment under its row lock, with its audit entry, its stream event
+ * (`item.updated`) and webhooks, in one transaction; `decide` sees the locked row and answers the
+ * columns to set (null: nothing changes, nothing is recorded). `after` runs in the same
+ * transaction with the updated row.
+ */
+async function changeAssignment(
+  deps: Deps,
+  identity: Identity,
+  id: string,
+  decide: (row: ItemRow, actor: Actor) => Change,
+  after?: (tx: Queryable, row: ItemRow, before: ItemRow) => Promise<void>,
+): Promise<ItemView> {
+  const actor = actorOf(identity);
+  const webhooks = await OrgFacts.has(deps, 'webhooks', identity.orgId);
+  const row = await deps.sql.begin(async (tx) => {
+    const current = await findItem(tx, identity, id, true);
+    const change = decide(current, actor);
+    if (!change) return current;
+    const [updated] = await tx<ItemRow[]>`
+      update items set ${tx(change.set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
+    const row = { ...(updated as ItemRow), channel_name: current.channel_name };
+    await recordItemChange(tx, {
+      row,
+      action: change.action,
+      actor,
+      event: 'item.updated',
+      data: change.data,
+      webhooks,
+    });
+    await after?.(tx, row, current);
+    return row;
+  });
+  return itemView(row);
+}
+
+/** Replaces the assignees; the people it adds (who were not already reached) are notified. */
+export async function assignItem(
+  deps: Deps,
+  identity: Identity,
+  input: { id: string; assignees: Assignee[] },
+): Promise<ItemView> {
+  await checkAssignment(deps.sql, identity.orgId, { assignees: input.assignees });
+  const keys = input.assignees.map(assigneeKey);
+  return changeAssignment(
+    deps,
+    identity,
+    input.id,
+    (row) =>
+      row.assignee_keys.join('\n') === keys.join('\n')
+        ? null
+        : {
+            set: { assignees: deps.sql.json(input.assignees as never), assignee_keys: keys },
+            action: 'item.assign',
+            data: { assignees: input.assignees, previous: row.assignees },
+          },
+    async (tx, row, before) => {
+      if (row.status !== 'open') return;
+      const [now, earlier] = await Promise.all([
+        peopleOf(tx, row.org_id, row.assignees),
+        peopleOf(tx, row.org_id, before.assignees),
+      ]);
+      const self = actorOf(identity).id;
+      const added = now.filter((person) => !earlier.includes(person) && person !== self);
+      await notifyPeople(deps, tx, row, { only: added }, 'assigned');
+    },
+  );
+}
+
+/**
+ * Claims an open item for the caller. Under the row lock, so of two claims at once exactly one
+ * wins: the other finds it claimed (409 naming who holds it). The holder's second claim changes nothing.
+ */
+export function claimItem(deps: Deps, identity: Identity, id: string): Promise<ItemView> {
+  return changeAssignment(deps, identity, id, (row, actor) => {
+    if (row.status !== 'open')
+      throw AppError.conflict(`cannot claim an item that is ${row.status}`, { status: row.status });
+    if (row.claimed_by_id === actor.id && row.claimed_by_type === actor.type) return null;
+    if (row.claimed_by_id) {
+      throw AppError.conflict('item is claimed by someone else', {
+        claimed_by: { type: row.claimed_by_type, id: row.claimed_by_id },
+      });
+    }
+    return {
+      set: { claimed_by_type: actor.type, claimed_by_id: actor.id, claimed_at: deps.clock() },
+      action: 'item.claim',
+      data: {},
+    };
+  });
+}
+
+/** Releases the claim: the holder's own, or anyone's for a holder of `org.manage`. */
+export function unclaimItem(deps: Deps, identity: Identity, id: string): Promise<ItemView> {
+  return changeAssignment(deps, identity, id, (row, actor) => {
+    if (!row.claimed_by_id) return null;
+    const own = row.claimed_by_id === actor.id && row.claimed_by_type === actor.type;
+    if (!own && !can(identity.permissions, 'org.manage')) throw AppError.permissionDenied('org.manage');
+    return {
+      set: { claimed_by_type: null, claimed_by_id: null, claimed_at: null },
+      action: 'item.unclaim',
+      data: { claimed_by: { type: row.claimed_by_type, id: row.claimed_by_id } },
+    };
+  });
+}

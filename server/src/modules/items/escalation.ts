@@ -1,0 +1,80 @@
+import type { Queryable } from '@beckon/db';
+import { z } from 'zod';
+import { SYSTEM } from '../../auth/identity';
+import { OrgFacts } from '../../caches/org-facts';
+import type { Deps } from '../../deps';
+import { addJob } from '../../job-queue';
+import { withAssignees } from '../assignment/assignees';
+import { assigneeKey } from '../assignment/assignment.contract';
+import { nextStep } from '../assignment/escalation-due';
+import { recordItemChange } from './item-changes';
+import { RETURNING, SELECT } from './item-queries';
+import type { ItemRow } from './item-view';
+import { notifyPeople, peopleFor } from './notify-people';
+
+const jobKey = (itemId: string) => `escalate_item:${itemId}`;
+
+/**
+ * The job of an item's next step, as an expression of the caller's statement: one per item (job
+ * key), carrying the index of the step it runs, due `after` the item's creation.
+ */
+export function escalationJob(sql: Queryable, row: ItemRow) {
+  const next = nextStep(row);
+  if (!next) return null;
+  return addJob(
+    sql,
+    'escalate_item',
+    { item_id: row.id, step: row.escalation_step },
+    { runAt: next.at, key: jobKey(row.id) },
+  );
+}
+
+/**
+ * Schedules the next step of an open item (again: after a restore or an unarchive, at once when
+ * it is overdue) or removes the pending one of an item that left `open`.
+ */
+export async function scheduleEscalation(sql: Queryable, row: ItemRow) {
+  if (row.escalation.length === 0) return;
+  const job = escalationJob(sql, row);
+  await (job ? sql`select ${job}` : sql`select graphile_worker.remove_job(${jobKey(row.id)})`);
+}
+
+const ZEscalateJob = z.object({ item_id: z.uuid(), step: z.number().int().min(0) });
+
+/**
+ * The `escalate_item` task: runs step `step` of an item's policy, in one transaction with
+ * everything it causes: the step index written on the item, the audit entry, the stream event,
+ * the webhook jobs, the pushes and the job of the next step. It does nothing unless the item is
+ * still open and this step is the next one, so a job run again (its worker died after the
+ * commit) or a stale one repeats nothing, and a step whose transaction did not commit runs again.
+ */
+export async function escalateItem(deps: Deps, payload: unknown): Promise<void> {
+  const job = ZEscalateJob.parse(payload);
+  await deps.sql.begin(async (tx) => {
+    const [current] = await tx<ItemRow[]>`
+      ${SELECT(tx)} where i.id = ${job.item_id} for update of i`;
+    if (current?.status !== 'open' || current.escalation_step !== job.step) return;
+    const step = current.escalation[job.step];
+    if (!step) return;
+    const assignees =
+      step.action === 'escalate' ? withAssignees(current.assignees, step.to) : current.assignees;
+    const [updated] = await tx<ItemRow[]>`
+      update items set escalation_step = ${job.step + 1}, assignees = ${tx.json(assignees as never)},
+                       assignee_keys = ${assignees.map(assigneeKey)}, updated_at = now()
+       where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
+    const row = { ...(updated as ItemRow), channel_name: current.channel_name };
+    const reminded = step.action === 'remind';
+    const recipients = await peopleFor(tx, row, step);
+    await recordItemChange(tx, {
+      row,
+      action: reminded ? 'item.remind' : 'item.escalate',
+      actor: SYSTEM,
+      event: reminded ? 'item.reminded' : 'item.escalated',
+      data: { step: job.step, ...step, recipients: 'only' in recipients ? recipients.only : 'everyone' },
+      webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
+    });
+    await notifyPeople(deps, tx, row, recipients, reminded ? 'reminded' : 'escalated');
+    const next = escalationJob(tx, row);
+    if (next) await tx`select ${next}`;
+  });
+}

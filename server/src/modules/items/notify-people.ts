@@ -1,0 +1,81 @@
+import type { Queryable } from '@beckon/db';
+import { OrgFacts } from '../../caches/org-facts';
+import type { Deps } from '../../deps';
+import { peopleOf } from '../assignment/assignees';
+import type { Assignee, EscalationStep } from '../assignment/assignment.contract';
+import { emailEntries } from '../email/email-entries';
+import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
+import type { ItemRow } from './item-view';
+
+export type { NotifyReason, Recipients };
+
+type Fragment = ReturnType<typeof pushEntries>;
+
+/**
+ * Who hears of a new item: its assignees (the people behind them) when it has some, else
+ * everyone who may read items; never its creator.
+ */
+export async function creationRecipients(
+  sql: Queryable,
+  orgId: string,
+  assignees: Assignee[],
+  creatorUserId: string | null,
+): Promise<Recipients> {
+  if (assignees.length === 0) return { except: creatorUserId };
+  const people = await peopleOf(sql, orgId, assignees);
+  return { only: people.filter((id) => id !== creatorUserId) };
+}
+
+/**
+ * The notifications of an item as CTEs of the caller's statement, with the select expressions
+ * the statement must read for their jobs to be added; null when there is nothing to write (nobody
+ * to reach, or an organization without devices and mail). Every notification goes through here
+ * (creation, assignment, reminders, escalation), each channel adding its entries: pushes
+ * (push-entries.ts) and mails (email-entries.ts), under the same recipients and preferences.
+ */
+export async function notificationParts(
+  deps: Deps,
+  sql: Queryable,
+  item: PushedItem,
+  recipients: Recipients,
+  reason: NotifyReason,
+) {
+  if ('only' in recipients && recipients.only.length === 0) return null;
+  const now = deps.clock();
+  const parts: { ctes: Fragment; select: Fragment }[] = [];
+  if (await OrgFacts.has(deps, 'devices', item.org_id)) {
+    const ctes = pushEntries(sql, deps.env, item, recipients, now, reason);
+    parts.push({ ctes, select: sql`(select count(*) from push_jobs)` });
+  }
+  if (deps.mailer.configured && (await OrgFacts.has(deps, 'email', item.org_id)))
+    parts.push(emailEntries(sql, item, recipients, now, reason));
+  if (parts.length === 0) return null;
+  return {
+    ctes: parts.map((part) => part.ctes).reduce((all, part) => sql`${all}, ${part}`),
+    select: parts.map((part) => part.select).reduce((all, part) => sql`${all}, ${part}`),
+  };
+}
+
+/** Notifies the recipients of an item in the caller's transaction (after creation: one statement). */
+export async function notifyPeople(
+  deps: Deps,
+  tx: Queryable,
+  item: PushedItem,
+  recipients: Recipients,
+  reason: NotifyReason,
+): Promise<void> {
+  const parts = await notificationParts(deps, tx, item, recipients, reason);
+  if (parts) await tx`with ${parts.ctes} select ${parts.select}`;
+}
+
+/**
+ * Who a step of an escalation policy notifies: a reminder, whoever the item waits for (the
+ * person who claimed it, else its assignees, else everyone but its creator); an escalation, the
+ * people it adds.
+ */
+export async function peopleFor(sql: Queryable, row: ItemRow, step: EscalationStep): Promise<Recipients> {
+  if (step.action === 'escalate') return { only: await peopleOf(sql, row.org_id, step.to) };
+  if (row.claimed_by_type === 'user' && row.claimed_by_id) return { only: [row.claimed_by_id] };
+  const creator = row.created_by_type === 'user' ? row.created_by_id : null;
+  return creationRecipients(sql, row.org_id, row.assignees, creator);
+}

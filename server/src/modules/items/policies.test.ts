@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { POLICY } from '../../auth/identity';
+import { AppError } from '../../errors';
+import type { Form } from './form.contract';
+import { answerStep, approvalsView, itemPolicies, type StoredApprovals } from './policies';
+import type { ItemResponse } from './policies.contract';
+
+const form: Form = {
+  id: 'f',
+  fields: [
+    { id: 'ok', type: 'yesno', label: 'OK?' },
+    {
+      id: 'pick',
+      type: 'radio',
+      label: 'Pick',
+      options: [
+        { value: 'go', label: 'Go' },
+        { value: 'stop', label: 'Stop' },
+      ],
+    },
+  ],
+};
+const deadline_at = new Date(Date.now() + 60_000);
+const at = new Date('2026-11-23T10:00:00.000Z');
+const user = (id: string) => ({ type: 'user' as const, id });
+const rule = (overrides: Partial<StoredApprovals> = {}): StoredApprovals => ({
+  required: 2,
+  field: 'ok',
+  approve_value: null,
+  exclude_creator: false,
+  any_rejection_closes: false,
+  creator_user_id: 'creator',
+  ...overrides,
+});
+const answered = (userId: string, approves: boolean): ItemResponse => ({
+  by: user(userId),
+  user_id: userId,
+  values: { ok: approves },
+  approves,
+  at: at.toISOString(),
+});
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return { http: error.status, body: error.body };
+    throw error;
+  }
+  return null;
+};
+
+describe('itemPolicies', () => {
+  it('stores nothing for the defaults, and the defaults filled in for approvals', () => {
+    expect(itemPolicies({ form, on_timeout: { action: 'expire' } }, 'u')).toEqual({
+      on_timeout: null,
+      approvals: null,
+    });
+    expect(itemPolicies({ form, approvals: { required: 3 } }, 'u').approvals).toEqual(
+      rule({ required: 3, creator_user_id: 'u' }),
+    );
+  });
+
+  it('keeps only the accepted values of an answer policy', () => {
+    const { on_timeout } = itemPolicies(
+      { form, deadline_at, on_timeout: { action: 'answer', values: { ok: false, pick: '' } } },
+      'u',
+    );
+    expect(on_timeout).toEqual({ action: 'answer', values: { ok: false } });
+  });
+
+  it('refuses an approve_value on a yesno field and requires one on a choice field', () => {
+    expect(
+      refusal(() => itemPolicies({ form, approvals: { required: 1, approve_value: 'go' } }, 'u')),
+    ).toMatchObject({ http: 400, body: { fields: { 'approvals.approve_value': expect.any(String) } } });
+    expect(
+      itemPolicies({ form, approvals: { required: 1, field: 'pick', approve_value: 'go' } }, 'u').approvals,
+    ).toMatchObject({ field: 'pick', approve_value: 'go' });
+  });
+});
+
+describe('answerStep', () => {
+  it('closes at once without a rule, and for the policy whatever the rule', () => {
+    expect(answerStep({ approvals: null, responses: [] }, user('a'), 'a', { ok: true }, at).closes).toBe(
+      true,
+    );
+    const step = answerStep({ approvals: rule(), responses: [] }, POLICY, null, { ok: false }, at);
+    expect(step).toEqual({
+      closes: true,
+      response: { by: POLICY, user_id: null, values: { ok: false }, approves: false, at: at.toISOString() },
+    });
+  });
+
+  it('closes on the required-th approval, rejections not counting', () => {
+    const item = { approvals: rule(), responses: [answered('a', true), answered('b', false)] };
+    expect(answerStep(item, user('c'), 'c', { ok: true }, at).closes).toBe(true);
+    expect(answerStep(item, user('c'), 'c', { ok: false }, at).closes).toBe(false);
+    const closing = { ...item, approvals: rule({ any_rejection_closes: true }) };
+    expect(answerStep(closing, user('c'), 'c', { ok: false }, at).closes).toBe(true);
+  });
+
+  it('a choice field approves with its approve_value only', () => {
+    const item = { approvals: rule({ required: 1, field: 'pick', approve_value: 'go' }), responses: [] };
+    expect(answerStep(item, user('a'), 'a', { pick: 'stop' }, at)).toMatchObject({
+      closes: false,
+      response: { approves: false },
+    });
+    expect(answerStep(item, user('a'), 'a', { pick: 'go' }, at).closes).toBe(true);
+  });
+
+  it('refuses a second answer, the excluded creator, and a blank deciding field', () => {
+    const item = { approvals: rule({ exclude_creator: true }), responses: [answered('a', false)] };
+    expect(refusal(() => answerStep(item, user('a'), 'a', { ok: true }, at))).toEqual({
+      http: 409,
+      body: { error: 'you have already answered this item', status: 'open' },
+    });
+    expect(refusal(() => answerStep(item, user('creator'), 'creator', { ok: true }, at))).toEqual({
+      http: 403,
+      body: { error: "the item's creator may not answer it" },
+    });
+    expect(refusal(() => answerStep(item, user('b'), 'b', {}, at))).toEqual({
+      http: 422,
+      body: { error: 'validation failed', fields: { ok: 'required: it decides the approval' } },
+    });
+  });
+
+  it('the view counts people, not the policy', () => {
+    const policy: ItemResponse = { ...answered('x', true), by: POLICY, user_id: null };
+    expect(approvalsView(rule(), [answered('a', true), answered('b', false), policy])).toMatchObject({
+      approved: 1,
+      rejected: 1,
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import type { Queryable } from '@beckon/db';
+import { JOB_MAX_ATTEMPTS } from '../../job-queue';
+import type { EventKind } from './event-kinds';
+import type { ItemRow } from './item-view';
+
+/**
+ * The Slack jobs of an item change, as a CTE of its statement (the statement must read
+ * `(select count(*) from slack_jobs)`): a new item of a routed channel is posted to each Slack
+ * channel its organization routes it to (`slack_post_item`); any later change of an item that has
+ * Slack messages updates them (`slack_update_item`, one pending per item by its job key), so a
+ * decision made anywhere takes the buttons away. Here rather than in modules/slack because the
+ * Slack module answers items (it depends on this one).
+ */
+export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
+  if (event === 'item.created') {
+    return sql`slack_jobs as (
+      select graphile_worker.add_job(
+               identifier => 'slack_post_item', max_attempts => ${JOB_MAX_ATTEMPTS},
+               payload => json_build_object('item_id', ${row.id}::uuid, 'org_id', t.org_id,
+                                            'slack_channel_id', t.slack_channel_id, 'delivery_id', gen_random_uuid()))
+        from (${slackTargets(sql, row)}) t)`;
+  }
+  return sql`slack_jobs as (
+    select graphile_worker.add_job(
+             identifier => 'slack_update_item', max_attempts => ${JOB_MAX_ATTEMPTS},
+             payload => json_build_object('item_id', ${row.id}::uuid, 'org_id', ${row.org_id}::uuid,
+                                          'event', ${event}::text, 'delivery_id', gen_random_uuid()),
+             job_key => ${`slack_update_item:${row.id}`})
+     where exists (select 1 from slack_messages m where m.item_id = ${row.id}))`;
+}
+
+/**
+ * Where a new item is posted in Slack, as `(org_id, slack_channel_id)` rows of its own
+ * organization: the route of its channel (a Slack channel, or a person's DM). The extension point
+ * of routing by assignee: a `union` with the linked Slack user (`slack_user_links`) of each user
+ * assignee of the item, once items have assignees.
+ */
+const slackTargets = (sql: Queryable, row: ItemRow) =>
+  sql`select r.org_id, r.slack_channel_id from slack_routes r
+       where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid`;

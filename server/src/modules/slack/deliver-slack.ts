@@ -1,0 +1,185 @@
+import { ErrorCode, type WebClient } from '@slack/web-api';
+import type { JobHelpers } from 'graphile-worker';
+import { uuidv7 } from 'uuidv7';
+import { z } from 'zod';
+import { attemptRecorder } from '../../delivery/attempts';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { enqueueJob } from '../../job-queue';
+import type { ItemView } from '../items/item.contract';
+import { findItem } from '../items/item-queries';
+import { itemView } from '../items/item-view';
+import { orgBot } from './connection.service';
+import { answerSummary, type Decision, itemMessage } from './message-blocks';
+import { slackConfig } from './slack-config';
+
+const ZPostJob = z.object({
+  item_id: z.uuid(),
+  org_id: z.uuid(),
+  slack_channel_id: z.string(),
+  delivery_id: z.uuid(),
+});
+const ZUpdateJob = z.object({
+  item_id: z.uuid(),
+  org_id: z.uuid(),
+  event: z.string(),
+  delivery_id: z.uuid(),
+});
+
+/** Slack's answers that no retry changes: recorded, and the job ends. */
+const PERMANENT = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'message_not_found',
+  'cant_update_message',
+  'invalid_blocks',
+  'msg_too_long',
+]);
+
+type Call = { orgId: string; itemId: string; deliveryId: string; event: string; attempt: number };
+
+/**
+ * One Slack API call as a delivery attempt (kind `slack` in GET /api/deliveries): recorded with
+ * its duration and error. A failure Slack may get over (rate limit, network, its 5xx) is thrown
+ * so graphile-worker runs the job again; a permanent one ends it.
+ */
+async function attempt<T>(deps: Deps, client: WebClient, method: string, call: Call, run: () => Promise<T>) {
+  const started = performance.now();
+  let error: string | null = null;
+  let status: number | null = 200;
+  let result: T | null = null;
+  let retry = false;
+  try {
+    result = await run();
+  } catch (caught) {
+    const e = caught as { code?: string; message?: string; statusCode?: number; data?: { error?: string } };
+    error = e.data?.error ?? e.message ?? String(caught);
+    status =
+      e.code === ErrorCode.HTTPError
+        ? (e.statusCode ?? null)
+        : e.code === ErrorCode.PlatformError
+          ? 200
+          : null;
+    retry = !(e.code === ErrorCode.PlatformError && PERMANENT.has(e.data?.error ?? ''));
+  }
+  await attemptRecorder(deps.sql).record({
+    id: uuidv7(),
+    org_id: call.orgId,
+    delivery_id: call.deliveryId,
+    kind: 'slack',
+    webhook_id: null,
+    item_id: call.itemId,
+    event: call.event,
+    url: `${client.slackApiUrl}${method}`,
+    attempt: call.attempt,
+    status_code: status,
+    error,
+    duration_ms: Math.round(performance.now() - started),
+  });
+  if (error && retry) throw new Error(`slack ${method}: ${error}`);
+  return result;
+}
+
+/** Who decided, by name, for the message's closing line. */
+async function decision(deps: Deps, item: ItemView): Promise<Decision> {
+  const by = item.answered_by;
+  let name: string | null = null;
+  if (by?.type === 'user' && by.id) {
+    const [user] = await deps.sql<{ name: string | null; email: string }[]>`
+      select name, email from users where id = ${by.id}`;
+    name = user?.name || user?.email || null;
+  } else if (by?.type === 'agent' && by.id) {
+    const [agent] = await deps.sql<{ name: string }[]>`select name from agents where id = ${by.id}`;
+    name = agent?.name ?? 'an agent';
+  }
+  return { by: name, summary: item.status === 'answered' ? answerSummary(item) : '' };
+}
+
+async function loadItem(deps: Deps, orgId: string, itemId: string) {
+  const row = await findItem(deps.sql, { orgId }, itemId).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 404) return null; // deleted meanwhile
+    throw error;
+  });
+  return row ? itemView(row) : null;
+}
+
+const pageUrl = (deps: Deps, itemId: string) => `${deps.env.APP_URL}/items/${itemId}`;
+
+/**
+ * `slack_post_item`: posts a new item to one routed Slack channel and remembers the message, so
+ * later changes update it. Safe to run twice (a message already posted there is not posted again).
+ * A change committed while the message was on its way is applied to it at once.
+ */
+export function postItemTask(deps: Deps) {
+  return async (payload: unknown, helpers: JobHelpers) => {
+    const job = ZPostJob.parse(payload);
+    const config = slackConfig(deps.env);
+    const bot = config && (await orgBot(deps, config, job.org_id));
+    const item = bot && (await loadItem(deps, job.org_id, job.item_id));
+    if (!bot || !item) return;
+    const [posted] = await deps.sql`
+      select 1 from slack_messages where item_id = ${item.id} and slack_channel_id = ${job.slack_channel_id}`;
+    if (posted) return;
+    const call = {
+      orgId: job.org_id,
+      itemId: item.id,
+      deliveryId: job.delivery_id,
+      event: 'item.created',
+      attempt: helpers.job.attempts,
+    };
+    const message = itemMessage(item, pageUrl(deps, item.id), await decision(deps, item));
+    const answer = await attempt(deps, bot.client, 'chat.postMessage', call, () =>
+      bot.client.chat.postMessage({ channel: job.slack_channel_id, ...message }),
+    );
+    const ts = answer?.ts;
+    if (!ts) return;
+    const channel = answer?.channel ?? job.slack_channel_id;
+    // Under the item's row lock, which every change of an item holds until it commits: a change
+    // committed before this reads the new row here (and is applied by an update), one committed
+    // after finds the message (and queues its own update).
+    await deps.sql.begin(async (tx) => {
+      const [row] = await tx<{ changed: boolean }[]>`
+        select date_trunc('milliseconds', updated_at) <> ${new Date(item.updated_at)} as changed
+          from items where id = ${item.id} for share`;
+      await tx`
+        insert into slack_messages (item_id, org_id, slack_channel_id, ts)
+        values (${item.id}, ${job.org_id}, ${channel}, ${ts})
+        on conflict do nothing`;
+      if (row?.changed) {
+        const update = { item_id: item.id, org_id: job.org_id, event: 'item.updated', delivery_id: uuidv7() };
+        await enqueueJob(tx, 'slack_update_item', update, { key: `slack_update_item:${item.id}` });
+      }
+    });
+  };
+}
+
+/** `slack_update_item`: renders the item as it is now into each of its Slack messages. */
+export function updateItemTask(deps: Deps) {
+  return async (payload: unknown, helpers: JobHelpers) => {
+    const job = ZUpdateJob.parse(payload);
+    const config = slackConfig(deps.env);
+    const bot = config && (await orgBot(deps, config, job.org_id));
+    const item = bot && (await loadItem(deps, job.org_id, job.item_id));
+    if (!bot || !item) return;
+    const messages = await deps.sql<{ slack_channel_id: string; ts: string }[]>`
+      select slack_channel_id, ts from slack_messages where item_id = ${item.id} and org_id = ${job.org_id}`;
+    const message = itemMessage(item, pageUrl(deps, item.id), await decision(deps, item));
+    const call = {
+      orgId: job.org_id,
+      itemId: item.id,
+      deliveryId: job.delivery_id,
+      event: job.event,
+      attempt: helpers.job.attempts,
+    };
+    for (const m of messages) {
+      await attempt(deps, bot.client, 'chat.update', call, () =>
+        bot.client.chat.update({ channel: m.slack_channel_id, ts: m.ts, ...message }),
+      );
+    }
+  };
+}

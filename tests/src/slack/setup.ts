@@ -1,0 +1,121 @@
+import {
+  Factories,
+  type FakeSlack,
+  type HttpClient,
+  signedInteraction,
+  startFakeSlack,
+  startTestServer,
+  type TestServer,
+} from '../harness';
+
+export const APP = { clientId: '111.222', clientSecret: 'slack-client-secret' };
+export const SIGNING_SECRET = 'slack-signing-secret-of-the-app';
+
+export type Item = {
+  id: string;
+  status: string;
+  response: Record<string, unknown> | null;
+  answered_by: { type: string; id: string } | null;
+  answered_via: string | null;
+};
+export type Block = {
+  type: string;
+  elements?: { action_id?: string; value?: string; text?: { text: string } }[];
+};
+
+/** A server with Slack configured against a fake Slack, and the job worker running. */
+export async function startSlackServer() {
+  const fake = await startFakeSlack(APP);
+  const server = await startTestServer({
+    worker: true,
+    env: {
+      SLACK_CLIENT_ID: APP.clientId,
+      SLACK_CLIENT_SECRET: APP.clientSecret,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
+      SLACK_API_URL: fake.url,
+    },
+  });
+  return { fake, server, f: new Factories(server.database.db) };
+}
+
+export async function onPlan(server: TestServer, orgId: string, code: string) {
+  await server.database.sql`
+    update subscriptions set plan_id = (select id from plans where code = ${code}) where org_id = ${orgId}`;
+}
+
+/** Slack's redirect back after an install, followed by hand (the answer is a redirect). */
+export async function oauthReturn(server: TestServer, query: Record<string, string>) {
+  const res = await fetch(`${server.resource.baseUrl}/webhooks/slack/oauth?${new URLSearchParams(query)}`, {
+    redirect: 'manual',
+  });
+  return { status: res.status, location: res.headers.get('location') ?? '' };
+}
+
+/** Connects a workspace of the fake to the organization the way a person does it. */
+export async function connect(
+  server: TestServer,
+  fake: FakeSlack,
+  api: HttpClient,
+  team: { id: string; name: string; channels: Record<string, string>; users?: Record<string, string> },
+) {
+  const workspace = fake.workspace(team.id, team.name, team.channels, team.users);
+  const install = await api.post<{ url: string }>('/api/slack/install');
+  if (install.status !== 200) throw new Error(`install: ${install.status}`);
+  const state = new URL(install.body.url).searchParams.get('state') ?? '';
+  return oauthReturn(server, { code: workspace.installCode(), state });
+}
+
+/** Posts an interaction signed as Slack signs it (or as told). */
+export async function interact(
+  server: TestServer,
+  payload: object,
+  options: { secret?: string; timestamp?: number; tamper?: boolean } = {},
+) {
+  const signed = signedInteraction(options.secret ?? SIGNING_SECRET, payload, options.timestamp);
+  const res = await fetch(`${server.resource.baseUrl}/webhooks/slack/interactions`, {
+    method: 'POST',
+    headers: signed.headers,
+    body: options.tamper ? signed.body.replace('block_actions', 'block_actionz') : signed.body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+/** The buttons of a posted or updated message, by their text. */
+export function buttons(blocks: unknown): Record<string, { action_id: string; value?: string }> {
+  const found: Record<string, { action_id: string; value?: string }> = {};
+  for (const block of (blocks ?? []) as Block[]) {
+    for (const element of block.elements ?? []) {
+      if (element.action_id && element.text)
+        found[element.text.text] = { action_id: element.action_id, value: element.value };
+    }
+  }
+  return found;
+}
+
+/** A click on a message's button, as Slack reports it. */
+export const click = (
+  team: string,
+  user: string,
+  channel: string,
+  action: { action_id: string; value?: string },
+) => ({
+  type: 'block_actions',
+  team: { id: team },
+  user: { id: user, team_id: team },
+  channel: { id: channel },
+  trigger_id: `trigger-${Math.random()}`,
+  actions: [{ ...action, type: 'button' }],
+});
+
+/** Polls `read` until `done` holds of its value (or fails after `timeoutMs`); returns the value. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,109 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, startTestServer, type TestServer } from '../harness';
+import { type Dashboard, ensureDashboardBuilt, startDashboard } from './browser';
+
+let server: TestServer;
+let dashboard: Dashboard;
+
+beforeAll(async () => {
+  ensureDashboardBuilt();
+  server = await startTestServer();
+  dashboard = await startDashboard(server);
+}, 240_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  for (const page of dashboard?.pages() ?? []) {
+    const file = path.join(tmpdir(), `beckon-assignment-failure-${Date.now()}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    console.log(`screenshot of ${page.url()}: ${file}`);
+  }
+});
+
+afterAll(async () => {
+  const refused = dashboard?.cspViolations ?? [];
+  await dashboard?.close();
+  await server?.close();
+  expect(refused).toEqual([]);
+});
+
+async function open(token: string, url: string): Promise<Page> {
+  const context = await dashboard.context({ width: 1280, token });
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+describe('assignees, claims and escalation in the dashboard', () => {
+  it('shows assignees and the next step with its countdown; claims and releases; lists mine', async () => {
+    const team = await new Factories(server.database.db).team(server.resource);
+    const ada = await team.join('member');
+    const bob = await team.join('member');
+    const assigned = (
+      await team.owner.post<{ id: string }>('/api/items', {
+        title: 'Review the invoice',
+        assignees: [
+          { type: 'user', id: ada.id },
+          { type: 'role', name: 'admin' },
+        ],
+        escalation: [
+          { after: 'PT2H', action: 'remind' },
+          { after: 'P1D', action: 'escalate', to: [{ type: 'role', name: 'owner' }] },
+        ],
+      })
+    ).body;
+    await team.owner.post('/api/items', {
+      title: 'Someone else’s job',
+      assignees: [{ type: 'user', id: bob.id }],
+    });
+
+    const page = await open(ada.token, `/items/${assigned.id}`);
+    await page.getByRole('heading', { name: 'Review the invoice', level: 1 }).waitFor();
+    const section = page.getByRole('region', { name: 'Assignment' });
+    await section.getByText('Assigned to: you, role admin').waitFor();
+    await section.getByText('Nobody has claimed it.').waitFor();
+    const next = page.getByTestId('next-step');
+    await next.getByText(/^Next: Reminder in 1h 5\dm \(step 1 of 2\)$/).waitFor();
+
+    await section.getByRole('button', { name: 'Claim' }).click();
+    await section.getByText(/^Claimed by you since/).waitFor();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('A person claimed it').waitFor();
+    expect(
+      (await team.owner.get<{ claimed_by: unknown }>(`/api/items/${assigned.id}`)).body.claimed_by,
+    ).toEqual({
+      type: 'user',
+      id: ada.id,
+    });
+
+    // Bob sees Ada's claim and cannot release it (a member has no org.manage).
+    const bobs = await open(bob.token, `/items/${assigned.id}`);
+    await bobs
+      .getByRole('region', { name: 'Assignment' })
+      .getByText(/^Claimed by user …/)
+      .waitFor();
+    expect(await bobs.getByRole('button', { name: /Release/ }).count()).toBe(0);
+
+    // The inbox views.
+    await page.goto('/?view=assigned');
+    const feed = page.getByRole('feed', { name: 'Assigned to me' });
+    await feed.getByRole('link', { name: 'Review the invoice' }).waitFor();
+    await feed.getByText('Assigned to you · Claimed by you').waitFor();
+    expect(await feed.getByRole('link', { name: 'Someone else’s job' }).count()).toBe(0);
+    await page.getByRole('tab', { name: 'Claimed by me' }).click();
+    const claimed = page.getByRole('feed', { name: 'Claimed by me' });
+    await claimed.getByRole('link', { name: 'Review the invoice' }).waitFor();
+
+    // Releasing the claim from the item page takes it out of "Claimed by me" (the cache's list rule).
+    await claimed.getByRole('link', { name: 'Review the invoice' }).click();
+    await page
+      .getByRole('region', { name: 'Assignment' })
+      .getByRole('button', { name: 'Release my claim' })
+      .click();
+    await page.getByRole('region', { name: 'Assignment' }).getByText('Nobody has claimed it.').waitFor();
+    await page.goBack();
+    await page.getByText('You have not claimed any item.').waitFor();
+  });
+});
