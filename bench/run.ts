@@ -1,6 +1,10 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|web]`: bounded load on loopback against real processes and a fresh
-// embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
-// (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that.
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web]`: bounded load on loopback against real
+// processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
+// (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
+// BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
+// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered.
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { answerToStream } from './agents';
 import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
 import {
@@ -15,6 +19,7 @@ import {
 import { mcpNotify, notifyAgainstRest, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
+import { waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,6 +32,14 @@ if (only === 'web') {
   process.exit(0);
 }
 const database = await benchDatabase();
+if (only === 'waiting') {
+  try {
+    for (const line of await manyWaitingAgents()) console.log(line);
+  } finally {
+    await database.stop();
+  }
+  process.exit(0);
+}
 const server = await startResourceProcess(database.url, {
   RUN_WORKER: 'true',
   WORKER_CONCURRENCY: '50',
@@ -143,7 +156,7 @@ try {
       );
   }
 
-  if (!only) notes.push(...dashboardBundle());
+  if (!only) notes.push(...dashboardBundle(), ...(await manyWaitingAgents()));
 
   console.log(`\n${table(results)}\n`);
   for (const note of notes) console.log(note);
@@ -151,4 +164,32 @@ try {
 } finally {
   await server.stop();
   await database.stop();
+}
+
+/** 10,000 agents waiting on one resource process of its own: answer -> stream latency, memory. */
+async function manyWaitingAgents(): Promise<string[]> {
+  const streams = Number(process.env.BENCH_WAITING_STREAMS ?? 10_000);
+  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const loadBefore = load();
+  const w = await waitingAgents(database.sql, database.url, {
+    streams,
+    answers: 400,
+    perSecond: 20,
+    idleSeconds: Number(process.env.BENCH_WAITING_IDLE_SECONDS ?? 60),
+  });
+  if (w.received !== w.answers || w.failures || w.stillOpen !== w.streams) {
+    throw new Error(`waiting agents: ${JSON.stringify(w)}`);
+  }
+  return [
+    `waiting agents: ${w.streams} /mcp/sse streams opened in ${w.openSeconds.toFixed(1)} s (open-file limit ${w.openFiles})`,
+    `${w.streams} agents waiting ${w.idleSeconds} s: the resource process used ${w.idleCpuPercent} % of a core, ` +
+      `${w.idleTransactionsPerSecond} database transactions/s (keep-alives re-checking credentials)`,
+    `answer -> agent's stream at ${w.streams} open streams, ${w.answers} answers at 20/s: p50 ${w.p50} ms, ` +
+      `p99 ${w.p99} ms, max ${w.max} ms (target p99 < 100 ms); the answers' own responses: p50 ${w.responseP50} ms, ` +
+      `p99 ${w.responseP99} ms; the stream's arrival after that response: p50 ${w.afterResponseP50} ms, ` +
+      `p99 ${w.afterResponseP99} ms; ${w.transactionsPerSecond} database transactions/s meanwhile`,
+    `resource process VmRSS: ${w.rssBeforeMiB} MiB before, ${w.rssOpenMiB} MiB with the streams open, ` +
+      `${w.rssAfterMiB} MiB after the answers (target < 1024 MiB); ${w.perStreamKiB.toFixed(1)} KiB per stream`,
+    `machine load average (1, 5, 15 min): ${loadBefore} before, ${load()} after (${cpus().length} cores)`,
+  ];
 }

@@ -98,15 +98,20 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
       res.write(frame(event));
       if (!waiting && res.writableLength > MAX_UNREAD_BYTES) close();
     };
-    const unsubscribe = hub.subscribe(identity.orgId, {
-      event: (event) => {
-        if (!waiting) deliver(event);
-        else if (waiting.length < maxReplay) waiting.push(event);
-        else outrun();
+    const unsubscribe = hub.subscribe(
+      identity.orgId,
+      {
+        event: (event) => {
+          if (!waiting) deliver(event);
+          else if (waiting.length < maxReplay) waiting.push(event);
+          else outrun();
+        },
+        // The client resumes with Last-Event-ID and gets what the hub missed from the database.
+        lost: () => close(),
       },
-      // The client resumes with Last-Event-ID and gets what the hub missed from the database.
-      lost: () => close(),
-    });
+      // The agent's own events only: the hub then skips this stream for other agents' events.
+      scope === 'agent' ? identity.agentId : null,
+    );
     const token = request.headers.authorization?.replace(/^Bearer\s+/i, '') ?? '';
     const heartbeat = setInterval(
       () => void keepAlive(deps, token, identity, res, close),

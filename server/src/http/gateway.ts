@@ -11,6 +11,7 @@ import Fastify, {
 import type { Logger } from '../log';
 import { trustProxyOption } from './common';
 import { requestSerializer } from './log-redaction';
+import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
 export const AUTH_PREFIXES = ['/auth', '/oauth', '/.well-known'];
@@ -72,10 +73,12 @@ Run <code>pnpm start</code> (it builds it) or <code>pnpm --filter @beckon/web bu
  * /trpc, /mcp, /webhooks and the operations endpoints (/health, /ready, /metrics) to the resource
  * process. Unknown paths get the dashboard's index.html, so its
  * client-side routes (e.g. /verify, /invite/<code>, /items/<id>) load on refresh.
+ * Several resource processes are taken in turn (UpstreamRotation: one that cannot be reached
+ * sits out for a moment).
  */
 export async function buildGateway(
   log: Logger,
-  upstreams: { resource: string; auth: string },
+  upstreams: { resource: string | readonly string[]; auth: string },
   webDist: string,
   options: GatewayOptions = {},
 ): Promise<FastifyInstance> {
@@ -114,12 +117,13 @@ export async function buildGateway(
   for (const prefix of AUTH_PREFIXES) {
     await app.register(proxy, { upstream: upstreams.auth, prefix, rewritePrefix: prefix, replyOptions });
   }
+  const resource = resourceUpstream(upstreams.resource, replyOptions);
   for (const prefix of RESOURCE_PREFIXES) {
     await app.register(proxy, {
-      upstream: upstreams.resource,
+      upstream: resource.upstream,
       prefix,
       rewritePrefix: prefix,
-      replyOptions,
+      replyOptions: resource.replyOptions,
       websocket: prefix === '/api',
       ...(prefix === '/api'
         ? { wsClientOptions: wsClientOptions as FastifyHttpProxyOptions['wsClientOptions'] }
@@ -149,4 +153,32 @@ export async function buildGateway(
     request.method === 'GET' ? dashboard(reply) : reply.code(404).send({ error: 'not found' }),
   );
   return app;
+}
+
+type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
+
+/**
+ * One resource process: a fixed upstream. Several: none fixed, each request (WebSocket upgrades
+ * included: the proxy asks `getUpstream` for them too) goes to the next in turn, and a failure
+ * to reach one makes it rest.
+ */
+function resourceUpstream(urls: string | readonly string[], replyOptions: ReplyOptions) {
+  const list = typeof urls === 'string' ? [urls] : urls;
+  if (list.length === 1) return { upstream: list[0] ?? '', replyOptions };
+  const rotation = new UpstreamRotation(list);
+  const chosen = new WeakMap<object, string>();
+  const rotating: ReplyOptions = {
+    ...replyOptions,
+    getUpstream: (request) => {
+      const url = rotation.pick();
+      chosen.set(request, url);
+      return url;
+    },
+    onError: (reply, error) => {
+      const url = chosen.get(reply.request);
+      if (url) rotation.failed(url);
+      replyOptions.onError?.(reply, error);
+    },
+  };
+  return { upstream: '', replyOptions: rotating };
 }

@@ -29,7 +29,15 @@ const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, 
  * streams end and their clients resume from the database.
  */
 export class EventHub {
-  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /**
+   * By organization: who follows all of its events, and who follows one agent's only (indexed,
+   * so an event costs nothing for the streams of the organization's other agents: 10,000 waiting
+   * agents of one organization would otherwise each be visited by every event).
+   */
+  private readonly subscribers = new Map<
+    string,
+    { all: Set<Subscriber>; byAgent: Map<string, Set<Subscriber>> }
+  >();
   private connection: postgres.Sql | null = null;
   private queue: Promise<void> = Promise.resolve();
 
@@ -42,7 +50,7 @@ export class EventHub {
       EVENTS_CHANNEL,
       (payload) => this.notified(payload),
       () => {
-        if (listened) for (const set of [...this.subscribers.values()]) for (const s of [...set]) s.lost();
+        if (listened) for (const subscriber of this.everySubscriber()) subscriber.lost();
         listened = true;
       },
     );
@@ -53,23 +61,38 @@ export class EventHub {
     this.connection = null;
   }
 
-  /** Subscribes to an organization's events; returns the unsubscribe function (idempotent). */
-  subscribe(orgId: string, subscriber: Subscriber): () => void {
-    let set = this.subscribers.get(orgId);
-    if (!set) {
-      set = new Set();
-      this.subscribers.set(orgId, set);
+  /**
+   * Subscribes to an organization's events, or to those of one of its agents (`agentId`: the
+   * agent streams of the default scope); returns the unsubscribe function (idempotent).
+   */
+  subscribe(orgId: string, subscriber: Subscriber, agentId?: string | null): () => void {
+    let org = this.subscribers.get(orgId);
+    if (!org) {
+      org = { all: new Set(), byAgent: new Map() };
+      this.subscribers.set(orgId, org);
+    }
+    const owner = org;
+    let set = owner.all;
+    if (agentId) {
+      set = owner.byAgent.get(agentId) ?? new Set();
+      owner.byAgent.set(agentId, set);
     }
     set.add(subscriber);
     return () => {
       set.delete(subscriber);
-      if (set.size === 0 && this.subscribers.get(orgId) === set) this.subscribers.delete(orgId);
+      if (agentId && set.size === 0 && owner.byAgent.get(agentId) === set) owner.byAgent.delete(agentId);
+      if (owner.all.size === 0 && owner.byAgent.size === 0 && this.subscribers.get(orgId) === owner) {
+        this.subscribers.delete(orgId);
+      }
     };
   }
 
   get subscriberCount(): number {
     let count = 0;
-    for (const set of this.subscribers.values()) count += set.size;
+    for (const org of this.subscribers.values()) {
+      count += org.all.size;
+      for (const set of org.byAgent.values()) count += set.size;
+    }
     return count;
   }
 
@@ -82,16 +105,29 @@ export class EventHub {
     ]);
     this.queue = this.queue.then(async () => {
       const [event] = await read.catch(() => []);
-      if (!event) return;
-      for (const subscriber of this.subscribers.get(orgId) ?? []) {
-        // One failing stream must not stop the fan-out (this chain) for every organization.
-        try {
-          subscriber.event(event);
-        } catch {
-          subscriber.lost();
+      const org = this.subscribers.get(orgId);
+      if (!event || !org) return;
+      const ofAgent = event.agent_id ? org.byAgent.get(event.agent_id) : undefined;
+      for (const set of ofAgent ? [org.all, ofAgent] : [org.all]) {
+        for (const subscriber of set) {
+          // One failing stream must not stop the fan-out (this chain) for every organization.
+          try {
+            subscriber.event(event);
+          } catch {
+            subscriber.lost();
+          }
         }
       }
     });
+  }
+
+  private everySubscriber(): Subscriber[] {
+    const all: Subscriber[] = [];
+    for (const org of this.subscribers.values()) {
+      all.push(...org.all);
+      for (const set of org.byAgent.values()) all.push(...set);
+    }
+    return all;
   }
 
   /** Events of an organization after the one with id `afterId` (by sequence), oldest first. */
