@@ -1,33 +1,16 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, startTestServer, type TestServer } from '../harness';
-import { type Dashboard, ensureDashboardBuilt, startDashboard } from './browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Factories, type TestServer } from '../harness';
+import { type Dashboard, dashboardPerFile } from './browser';
 
 let server: TestServer;
 let dashboard: Dashboard;
 
-beforeAll(async () => {
-  ensureDashboardBuilt();
-  server = await startTestServer();
-  dashboard = await startDashboard(server);
-}, 240_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  for (const page of dashboard?.pages() ?? []) {
-    const file = path.join(tmpdir(), `beckon-approvals-failure-${Date.now()}.png`);
-    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-    console.log(`screenshot of ${page.url()}: ${file}`);
-  }
-});
-
-afterAll(async () => {
-  const refused = dashboard?.cspViolations ?? [];
-  await dashboard?.close();
-  await server?.close();
-  expect(refused).toEqual([]);
+const shared = dashboardPerFile('approvals');
+beforeAll(() => {
+  ({ server, dashboard } = shared);
 });
 
 const FORM = {

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { buildGateway } from '@beckon/server/http/gateway';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { TestServer } from '../harness';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startTestServer, type TestServer } from '../harness';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const webDir = path.join(root, 'web');
@@ -157,3 +158,32 @@ export const overflowsHorizontally = (page: Page) =>
     const w = globalThis as unknown as BrowserGlobals;
     return w.document.documentElement.scrollWidth > w.innerWidth;
   });
+
+/**
+ * The server and dashboard of one browser test file: started before its tests, a screenshot of
+ * every open page when a test fails (paths in the output), and no Content-Security-Policy
+ * violation of the dashboard's by the end (gateway.ts).
+ */
+export function dashboardPerFile(name: string): { server: TestServer; dashboard: Dashboard } {
+  const shared = {} as { server: TestServer; dashboard: Dashboard };
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    shared.server = await startTestServer();
+    shared.dashboard = await startDashboard(shared.server);
+  }, 240_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state !== 'fail') return;
+    for (const page of shared.dashboard?.pages() ?? []) {
+      const file = path.join(tmpdir(), `beckon-${name}-failure-${Date.now()}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+      console.log(`screenshot of ${page.url()}: ${file}`);
+    }
+  });
+  afterAll(async () => {
+    const refused = shared.dashboard?.cspViolations ?? [];
+    await shared.dashboard?.close();
+    await shared.server?.close();
+    expect(refused).toEqual([]);
+  });
+  return shared;
+}

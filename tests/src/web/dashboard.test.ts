@@ -1,19 +1,16 @@
 // Longer than 300 lines: the browser suite shares one built dashboard and one chromium, which are slow to start.
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { items } from '@beckon/db/schema';
 import type { Page } from 'playwright-core';
 import { uuidv7 } from 'uuidv7';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Factories, type HttpClient, type TestServer } from '../harness';
 import {
   type BrowserGlobals,
   type Dashboard,
-  ensureDashboardBuilt,
+  dashboardPerFile,
   overflowsHorizontally,
   screenshot,
-  startDashboard,
 } from './browser';
 
 type Item = {
@@ -29,28 +26,9 @@ let dashboard: Dashboard;
 let token: string;
 let api: HttpClient;
 
-beforeAll(async () => {
-  ensureDashboardBuilt();
-  server = await startTestServer();
-  dashboard = await startDashboard(server);
-}, 240_000);
-
-/** On failure, what the browser showed goes to the temporary directory (path in the output). */
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  for (const page of dashboard?.pages() ?? []) {
-    const file = path.join(tmpdir(), `beckon-web-failure-${Date.now()}.png`);
-    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-    console.log(`screenshot of ${page.url()}: ${file}`);
-  }
-});
-
-afterAll(async () => {
-  // Nothing the dashboard does may be refused by its Content-Security-Policy (gateway.ts).
-  const refused = dashboard?.cspViolations ?? [];
-  await dashboard?.close();
-  await server?.close();
-  expect(refused).toEqual([]);
+const shared = dashboardPerFile('web');
+beforeAll(() => {
+  ({ server, dashboard } = shared);
 });
 
 const deployForm = {
