@@ -155,6 +155,11 @@ export const AGENT_TOOLS: AgentTool[] = [
       cursor: ZListItemsInput.shape.cursor.describe('next_cursor of the previous page'),
       include_archived: z.boolean().optional(),
       include_snoozed: z.boolean().optional(),
+      assigned_to_me: z
+        .boolean()
+        .optional()
+        .describe("Only items assigned to the credential's person, their teams or their role"),
+      claimed_by_me: z.boolean().optional().describe("Only items the credential's person claimed"),
     }),
     call: (caller, args) => caller.items.list(args),
   }),

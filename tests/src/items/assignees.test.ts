@@ -240,4 +240,22 @@ describe('assignment over MCP', () => {
     expect(refused.error?.code).toBe(-32602);
     expect(refused.error?.data.fields).toEqual({ 'assignees.0': 'unknown team' });
   });
+
+  it("lists what is assigned to the caller's person with service.list (an agent is never assigned)", async () => {
+    // A person's MCP client (their own token) and an agent's key.
+    const person = await f.session(owner.id, orgId);
+    const key = await f.apiKey(orgId, owner.id);
+    const notify = async (args: Record<string, unknown>) =>
+      JSON.parse((await callTool(key.token, 'service.notify', args)).result!.content[0]!.text) as ItemView;
+    const mine = await notify({ title: 'For the owner', assignees: [{ type: 'user', id: owner.id }] });
+    const theirs = await notify({ title: 'For the team', assignees: [{ type: 'team', id: teamId }] });
+    const assignedTo = async (token: string) => {
+      const listed = await callTool(token, 'service.list', { assigned_to_me: true, limit: 200 });
+      return (JSON.parse(listed.result!.content[0]!.text) as { items: ItemView[] }).items.map((i) => i.id);
+    };
+    const ids = await assignedTo(person.token);
+    expect(ids).toContain(mine.id);
+    expect(ids).not.toContain(theirs.id);
+    expect(await assignedTo(key.token)).toEqual([]);
+  });
 });
