@@ -4,13 +4,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
-  McpError,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
   Factories,
+  mcpError,
+  mcpRequest,
   startTestServer,
   type TestDatabase,
   type TestServer,
@@ -76,18 +77,9 @@ async function connect(token: string, server: TestServer = first, protocol?: str
 
 /** Raw JSON-RPC (no initialize: the server is stateless) at a given revision. */
 async function rpc<T>(token: string, protocol: string, method: string, params: unknown, server = first) {
-  const response = await fetch(`${server.resource.baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': protocol,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { id: number; result?: T; error?: { code: number; message: string } };
+  const { status, body } = await mcpRequest<T>(server.resource.baseUrl, token, method, params, protocol);
+  expect(status).toBe(200);
+  return body;
 }
 
 /** Until a call on `first` waits for an item (it subscribed to the process's event hub). */
@@ -107,16 +99,6 @@ async function createTask(
     CreateTaskResultSchema,
   );
   return task;
-}
-
-async function mcpError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error('expected a JSON-RPC error');
 }
 
 describe('MCP tasks (2025-11-25)', () => {

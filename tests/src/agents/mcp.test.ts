@@ -1,9 +1,8 @@
 // Longer than 300 lines: the tools' contract at each protocol revision, over one server and its agents.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, planLimitBody, startTestServer, type TestServer } from '../harness';
+import { Factories, mcpError, planLimitBody, startTestServer, type TestServer } from '../harness';
 
 type Item = {
   id: string;
@@ -75,16 +74,6 @@ async function connect(token: string | null, protocol?: string) {
 const call = async (client: Client, name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as ToolResult;
 const payload = <T>(result: ToolResult) => JSON.parse(result.content[0]!.text) as T;
-
-async function rpcError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 const FORM = { id: 'deploy', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
@@ -260,16 +249,16 @@ describe('POST /mcp', () => {
   it('service.ask requires a form; invalid arguments are named', async () => {
     const { key } = await agentAccount();
     const { client } = await connect(key.token, '2025-03-26');
-    const noForm = await rpcError(call(client, 'service.ask', { title: 'Q' }));
+    const noForm = await mcpError(call(client, 'service.ask', { title: 'Q' }));
     expect(noForm.code).toBe(-32602);
     expect(noForm.data).toMatchObject({ error: 'invalid request', fields: { form: expect.any(String) } });
-    const bad = await rpcError(call(client, 'service.notify', { priority: 9, colour: 'red' }));
+    const bad = await mcpError(call(client, 'service.notify', { priority: 9, colour: 'red' }));
     expect(bad.data).toMatchObject({
       fields: { title: expect.any(String), priority: expect.any(String), colour: 'unknown field' },
     });
-    const unknownChannel = await rpcError(call(client, 'service.notify', { title: 'x', channel: 'nope' }));
+    const unknownChannel = await mcpError(call(client, 'service.notify', { title: 'x', channel: 'nope' }));
     expect(unknownChannel.data).toEqual({ error: 'invalid request', fields: { channel: 'unknown channel' } });
-    const unknownTool = await rpcError(call(client, 'service.delete_everything', {}));
+    const unknownTool = await mcpError(call(client, 'service.delete_everything', {}));
     expect(unknownTool.code).toBe(-32602);
   });
 
@@ -279,7 +268,7 @@ describe('POST /mcp', () => {
     const { client } = await connect(key.token, '2025-03-26');
     const { client: otherClient } = await connect(other.key.token, '2025-03-26');
     const theirs = payload<Item>(await call(otherClient, 'service.notify', { title: 'Theirs' }));
-    const notFound = await rpcError(call(client, 'service.ack', { id: theirs.id }));
+    const notFound = await mcpError(call(client, 'service.ack', { id: theirs.id }));
     expect(notFound.data).toEqual({ error: 'not found' });
 
     const first = payload<Item>(
@@ -295,7 +284,7 @@ describe('POST /mcp', () => {
     const { key } = await agentAccount('free');
     const { client } = await connect(key.token, '2025-03-26');
     for (let i = 0; i < 3; i++) await call(client, 'service.notify', { title: `n${i}` });
-    const exhausted = await rpcError(call(client, 'service.ask', { title: 'One more?', form: FORM }));
+    const exhausted = await mcpError(call(client, 'service.ask', { title: 'One more?', form: FORM }));
     expect(exhausted.code).toBe(-32002);
     expect(exhausted.data).toEqual(planLimitBody('monthly_notifications', 3, 3));
   });

@@ -1,6 +1,6 @@
 import type { ItemView } from '@beckon/server/modules/items/item.contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
+import { Factories, type HttpClient, mcpRequest, startTestServer, type TestServer } from '../harness';
 
 type Person = { id: string; api: HttpClient };
 type Page = { items: ItemView[] };
@@ -200,26 +200,13 @@ describe('assignment in templates', () => {
 });
 
 describe('assignment over MCP', () => {
-  const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
-    const response = await fetch(`${server.resource.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name, arguments: args },
-      }),
-    });
-    return (await response.json()) as {
-      result?: { content: { text: string }[] };
-      error?: { code: number; data: { fields: Record<string, string> } };
-    };
-  };
+  const callTool = async (token: string, name: string, args: Record<string, unknown>) =>
+    (
+      await mcpRequest<{ content: { text: string }[] }>(server.resource.baseUrl, token, 'tools/call', {
+        name,
+        arguments: args,
+      })
+    ).body;
 
   it('takes assignees and an escalation policy as service.ask arguments, checked as over REST', async () => {
     const key = await f.apiKey(orgId, owner.id);
@@ -238,7 +225,7 @@ describe('assignment over MCP', () => {
       assignees: [{ type: 'team', id: '0190a0a0-0000-7000-8000-000000000000' }],
     });
     expect(refused.error?.code).toBe(-32602);
-    expect(refused.error?.data.fields).toEqual({ 'assignees.0': 'unknown team' });
+    expect(refused.error?.data?.fields).toEqual({ 'assignees.0': 'unknown team' });
   });
 
   it("lists what is assigned to the caller's person with service.list (an agent is never assigned)", async () => {
