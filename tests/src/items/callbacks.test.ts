@@ -57,6 +57,7 @@ describe('callbacks', () => {
       response: { ok: true },
       answered_at: expect.stringMatching(/Z$/),
       answered_by: { type: 'user', id: userId },
+      answered_via: null,
       metadata: { ticket: 7 },
       title: 'Approve?',
       event: 'item.answered',

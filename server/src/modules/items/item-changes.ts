@@ -29,6 +29,8 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     answered_at: row.answered_at?.toISOString() ?? null,
     // Who answered (a person, an agent, or the service): the item's own `answered_by`.
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
+    // Where the person answered: "email" or "slack"; null for the API and the dashboard.
+    answered_via: row.answered_via,
     metadata: row.metadata,
     title: row.title,
     event,
