@@ -1,15 +1,29 @@
 import { createServer } from 'node:net';
 
-/** A TCP port that is free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out for processes a test starts itself (its own PostgreSQL, resource processes):
+ * below the kernel's ephemeral range (32768 and up, where every `listen(0)` lands), in a block of
+ * 1,000 per vitest worker (VITEST_POOL_ID; 0 for the main process and scripts), counted up within
+ * a process. Two test files running side by side so never pick the same port between one asking
+ * and its child binding it (with `listen(0)`-and-close, they could: a resource process then found
+ * another file's server answering its /health).
+ */
+const slot = Number(process.env.VITEST_POOL_ID ?? 0) % 12;
+let next = 0;
+
+/** A TCP port that is free on 127.0.0.1 right now and that no other test worker will pick. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 1_000; tries++) {
+    const port = 20_000 + slot * 1_000 + (next++ % 1_000);
+    if (await isFree(port)) return port;
+  }
+  throw new Error('no free port in this worker block');
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
