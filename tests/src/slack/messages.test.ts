@@ -7,6 +7,7 @@ let fake: FakeSlack;
 let f: Factories;
 let owner: HttpClient;
 let ownerId: string;
+let orgId: string;
 let opsId: string;
 let join: Awaited<ReturnType<Factories['team']>>['join'];
 
@@ -14,7 +15,7 @@ const TEAM = {
   id: 'TMSG',
   name: 'Messages',
   channels: { COPS: 'ops', CQUIET: 'quiet' },
-  users: { UALICE: 'alice', UVIEWER: 'vic' },
+  users: { UALICE: 'alice', UVIEWER: 'vic', UBOB: 'bob' },
 };
 const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 const RICH = {
@@ -39,6 +40,7 @@ beforeAll(async () => {
   await onPlan(server, team.org.id, 'team');
   owner = team.owner;
   ownerId = team.user.id;
+  orgId = team.org.id;
   join = team.join;
   await connect(server, fake, owner, TEAM);
   opsId = (await owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body.id;
@@ -253,6 +255,49 @@ describe('routes to people', () => {
     await owner.post(`/api/items/${created.id}/answer`, { values: { ok: true } });
     const update = await waitForUpdate(created.id);
     expect(update.params.channel).toBe('DUALICE');
+  });
+});
+
+describe('routing by assignee', () => {
+  it('posts to the DM of each assignee who linked Slack, once each, beside the channel route', async () => {
+    const bob = await join('member');
+    const carol = await join('member'); // never linked Slack
+    await server.database.sql`
+      insert into slack_user_links (org_id, slack_user_id, user_id) values (${orgId}, 'UBOB', ${bob.id})`;
+    const oncall = (await owner.post<{ id: string }>('/api/admin/teams', { name: `on-call-${bob.id}` })).body
+      .id;
+    await owner.post(`/api/admin/teams/${oncall}/members`, { user_id: bob.id });
+    // Bob twice (himself and his team), Carol unlinked, in the channel routed to #ops.
+    const assignees = [
+      { type: 'user', id: bob.id },
+      { type: 'team', id: oncall },
+      { type: 'user', id: carol.id },
+    ];
+    const created = (
+      await owner.post<Item>('/api/items', { title: 'Rotate?', channel_id: opsId, form: YES_NO, assignees })
+    ).body;
+    const postsOf = () =>
+      fake.of('chat.postMessage').filter((c) => JSON.stringify(c.params).includes(created.id));
+    await eventually(
+      async () => postsOf(),
+      (posts) => posts.length >= 2,
+    );
+    await eventually(
+      async () => (await server.database.sql`select count(*)::int as n from graphile_worker.jobs`)[0]!.n,
+      (n) => n === 0,
+    );
+    expect(
+      postsOf()
+        .map((c) => c.params.channel)
+        .sort(),
+    ).toEqual(['COPS', 'UBOB']);
+
+    await owner.post(`/api/items/${created.id}/answer`, { values: { ok: true } });
+    const updated = await eventually(
+      async () => fake.of('chat.update').filter((c) => JSON.stringify(c.params).includes(created.id)),
+      (updates) => updates.length >= 2,
+    );
+    expect(updated.map((c) => c.params.channel).sort()).toEqual(['COPS', 'DUBOB']);
   });
 });
 

@@ -31,10 +31,24 @@ export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
 
 /**
  * Where a new item is posted in Slack, as `(org_id, slack_channel_id)` rows of its own
- * organization: the route of its channel (a Slack channel, or a person's DM). The extension point
- * of routing by assignee: a `union` with the linked Slack user (`slack_user_links`) of each user
- * assignee of the item, once items have assignees.
+ * organization: the route of its channel (a Slack channel, or a person's DM), and the DM of each
+ * person behind its assignees (users, members of its teams, holders of its roles) who linked their
+ * Slack account. `union`: a person reached both ways gets one message.
  */
-const slackTargets = (sql: Queryable, row: ItemRow) =>
-  sql`select r.org_id, r.slack_channel_id from slack_routes r
+const slackTargets = (sql: Queryable, row: ItemRow) => {
+  const routed = sql`select r.org_id, r.slack_channel_id from slack_routes r
        where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid`;
+  if (row.assignee_keys.length === 0) return routed;
+  const keys = row.assignee_keys;
+  return sql`${routed}
+    union
+    select l.org_id, l.slack_user_id from slack_user_links l
+      join memberships m on m.org_id = l.org_id and m.user_id = l.user_id
+      join roles ro on ro.id = m.role_id
+     where l.org_id = ${row.org_id}
+       and ('user:' || m.user_id::text = any(${keys}::text[])
+            or 'role:' || ro.name = any(${keys}::text[])
+            or exists (select 1 from team_members tm join teams t on t.id = tm.team_id
+                        where t.org_id = ${row.org_id} and tm.user_id = m.user_id
+                          and 'team:' || tm.team_id::text = any(${keys}::text[])))`;
+};
