@@ -27,8 +27,10 @@ const STATUS: Record<LinkPage['kind'], number> = {
   used: 410,
   closed: 409,
   forbidden: 403,
+  refused: 409,
   confirm: 200,
   answered: 200,
+  counted: 200,
   unsubscribe: 200,
   unsubscribed: 200,
 };
@@ -37,6 +39,10 @@ const open = (item: { url: string }) =>
   `<p><a href="${escapeHtml(item.url)}">Open the item in Beckon</a></p>`;
 const button = (token: string, label: string) =>
   `<form method="post" action="?token=${escapeHtml(encodeURIComponent(token))}"><button type="submit">${escapeHtml(label)}</button></form>`;
+
+/** An API error message as a sentence of a page ("you have already answered this item" → "You have…."). */
+const sentence = (text: string) =>
+  `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
 
 function body(page: LinkPage, token: string): { title: string; html: string } {
   switch (page.kind) {
@@ -63,7 +69,12 @@ function body(page: LinkPage, token: string): { title: string; html: string } {
     case 'forbidden':
       return {
         title: 'You cannot answer this',
-        html: '<p>You are no longer allowed to answer items of this organization.</p>',
+        html: `<p>${page.reason ? `${escapeHtml(sentence(page.reason))}` : 'You are no longer allowed to answer items of this organization.'}</p>`,
+      };
+    case 'refused':
+      return {
+        title: 'Not answered',
+        html: `<p>${escapeHtml(sentence(page.reason))}</p>${open(page.item)}`,
       };
     case 'confirm':
       return {
@@ -74,6 +85,11 @@ function body(page: LinkPage, token: string): { title: string; html: string } {
       return {
         title: 'Answer recorded',
         html: `<p>You answered <strong>${escapeHtml(page.answer)}</strong> to “${escapeHtml(page.item.title)}”.</p>${open(page.item)}`,
+      };
+    case 'counted':
+      return {
+        title: 'Answer recorded',
+        html: `<p>You answered <strong>${escapeHtml(page.answer)}</strong> to “${escapeHtml(page.item.title)}”. It needs ${page.required} approvals: ${page.approved} so far.</p>${open(page.item)}`,
       };
     case 'unsubscribe':
       return {

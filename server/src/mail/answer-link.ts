@@ -17,9 +17,11 @@ export type LinkPage =
   | { kind: 'expired' }
   | { kind: 'used'; item: ItemRef }
   | { kind: 'closed'; item: ItemRef; status: string }
-  | { kind: 'forbidden' }
+  | { kind: 'forbidden'; reason?: string }
+  | { kind: 'refused'; item: ItemRef; reason: string }
   | { kind: 'confirm'; item: ItemRef; answer: string; message: string | null }
   | { kind: 'answered'; item: ItemRef; answer: string }
+  | { kind: 'counted'; item: ItemRef; answer: string; approved: number; required: number }
   | { kind: 'unsubscribe'; orgName: string }
   | { kind: 'unsubscribed'; orgName: string };
 
@@ -73,14 +75,27 @@ export async function confirmAnswer(deps: Deps, token: string): Promise<LinkPage
     claim.k === 'ack'
       ? ({ action: 'ack', via: 'email' } as const)
       : ({ action: 'answer', values: checked.values, via: 'email' } as const);
+  let after: Awaited<ReturnType<typeof actOnItem>>;
   try {
-    await actOnItem(deps, identity, claim.o, claim.i, input);
+    after = await actOnItem(deps, identity, claim.o, claim.i, input);
   } catch (error) {
+    // Decided elsewhere meanwhile; or, for an item collecting approvals, this person already
+    // answered (409 while it is still open) or may not (the creator, 403).
     if (error instanceof AppError && error.status === 409) {
-      return { kind: 'closed', item, status: String(error.body.status ?? 'closed') };
+      const status = String(error.body.status ?? 'closed');
+      if (status !== 'open') return { kind: 'closed', item, status };
+      return { kind: 'refused', item, reason: String(error.body.error) };
     }
     await deps.sql`delete from email_link_uses where nonce = ${claim.n}`;
+    if (error instanceof AppError && error.status === 403) {
+      return { kind: 'forbidden', reason: String(error.body.error) };
+    }
     throw error;
+  }
+  // An approval counted while the item still collects others: say so, not "answered".
+  if (after.status === 'open' && after.approvals) {
+    const { approved, required } = after.approvals;
+    return { kind: 'counted', item, answer: checked.answer, approved, required };
   }
   return { kind: 'answered', item, answer: checked.answer };
 }

@@ -1,5 +1,6 @@
 import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories } from '../harness';
 import { readMail } from './mail';
 import { follow, type Item, startMailingServer } from './setup';
 
@@ -179,5 +180,46 @@ describe('answering from a mail', () => {
     const counts = await pruneExpired(sql);
     expect(counts.email_link_uses).toBe(1);
     expect(await sql`select 1 from email_link_uses where nonce = ${used!.nonce}`).toHaveLength(1);
+  });
+});
+
+describe('answering an item that collects approvals from a mail', () => {
+  it('says how many approvals are still needed, refuses a second answer and the excluded creator', async () => {
+    const team = await env.team();
+    const alice = await team.person();
+    const bob = await team.person();
+    const carol = await team.person();
+    const item = await env.ask(team.agent, { title: 'Change?', form: yesNo, approvals: { required: 2 } });
+    const [aliceMail, bobMail] = await Promise.all(
+      [alice, bob].map(async (p) => readMail(await env.smtp.waitForMail(p.email))),
+    );
+
+    const counted = await follow(aliceMail!.button('Ship it'), 'POST');
+    expect(counted.status).toBe(200);
+    expect(counted.text).toContain('It needs 2 approvals: 1 so far.');
+    expect((await alice.api.get<Item>(`/api/items/${item.id}`)).body.status).toBe('open');
+
+    // Bob answered in the dashboard first: his mail's button is refused, saying why.
+    expect((await bob.api.post(`/api/items/${item.id}/answer`, { values: { ok: false } })).status).toBe(200);
+    const again = await follow(bobMail!.button('Ship it'), 'POST');
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('You have already answered this item.');
+
+    // An item whose creator (an agent of Carol's) may not approve it: Carol's mail says so.
+    const carolsAgent = env.server.resource.as(
+      (await new Factories(env.server.database.db).apiKey(team.org.id, carol.id)).token,
+    );
+    const own = await env.ask(carolsAgent, {
+      title: 'My own change?',
+      form: yesNo,
+      approvals: { required: 1, exclude_creator: true },
+    });
+    const carolMail = await readMail(
+      await env.until(() => env.mailsTo(carol.email).length === 2).then(() => env.mailsTo(carol.email)[1]!),
+    );
+    const refused = await follow(carolMail.button('Ship it'), 'POST');
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('creator may not answer');
+    expect((await carol.api.get<Item>(`/api/items/${own.id}`)).body.status).toBe('open');
   });
 });
