@@ -301,6 +301,33 @@ describe('routing by assignee', () => {
   });
 });
 
+describe('approvals from Slack', () => {
+  it('tells a person their approval is counted, and refuses their second answer', async () => {
+    const dave = await join('member');
+    await server.database.sql`
+      insert into slack_user_links (org_id, slack_user_id, user_id) values (${orgId}, 'UDAVE', ${dave.id})`;
+    const created = (
+      await owner.post<Item>('/api/items', {
+        title: 'Two approvals?',
+        channel_id: opsId,
+        form: YES_NO,
+        approvals: { required: 2 },
+      })
+    ).body;
+    const found = buttons((await fake.waitForMention('chat.postMessage', created.id)).params.blocks);
+    expect((await interact(server, click(TEAM.id, 'UDAVE', 'COPS', found.Yes!))).status).toBe(200);
+    expect(ephemeralsTo('UDAVE').map((c) => c.params.text)).toEqual([
+      'Your answer is recorded. It needs 2 approvals: 1 so far.',
+    ]);
+    expect((await item(created.id)).status).toBe('open');
+    expect((await interact(server, click(TEAM.id, 'UDAVE', 'COPS', found.No!))).status).toBe(200);
+    expect(ephemeralsTo('UDAVE').at(-1)?.params.text).toBe(
+      'You have already answered this item: nothing changed.',
+    );
+    expect((await item(created.id)).status).toBe('open');
+  });
+});
+
 describe('isolation', () => {
   it("never lets one organization's Slack reach another's items or people", async () => {
     const other = await f.team(server.resource);

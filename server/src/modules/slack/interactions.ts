@@ -107,6 +107,10 @@ async function personFor(deps: Deps, config: SlackConfig, acting: Acting): Promi
 /** Why an action was refused, in words for the person (null: not a refusal of ours). */
 function refusal(error: unknown): string | null {
   if (!(error instanceof AppError)) return null;
+  // Still open: an item collecting approvals refused this person (already answered: 409; its
+  // creator: 403), in the operation's own words.
+  if ((error.status === 409 && error.body.status === 'open') || error.status === 403)
+    return `${String(error.body.error)}: nothing changed.`.replace(/^./, (c) => c.toUpperCase());
   if (error.status === 409)
     return `This item was already decided (${String(error.body.status ?? 'closed')}): nothing changed.`;
   if (error.status === 404) return 'This item no longer exists.';
@@ -148,9 +152,22 @@ async function blockAction(deps: Deps, config: SlackConfig, payload: Interaction
     if (typeof value?.item !== 'string') return;
     const values = value.values;
     const itemId = value.item;
-    await act(deps, config, payload, itemId, (identity, acting) =>
-      actOnItem(deps, identity, acting.orgId, itemId, { action: 'answer', values, via: 'slack' }),
-    );
+    await act(deps, config, payload, itemId, async (identity, acting) => {
+      const after = await actOnItem(deps, identity, acting.orgId, itemId, {
+        action: 'answer',
+        values,
+        via: 'slack',
+      });
+      // Counted, and the item still collects approvals: say so (the message stays open).
+      if (after.status === 'open' && after.approvals) {
+        const { approved, required } = after.approvals;
+        await tell(
+          deps,
+          acting,
+          `Your answer is recorded. It needs ${required} approvals: ${approved} so far.`,
+        );
+      }
+    });
   } else if (id === ACTIONS.ack && action?.value) {
     const itemId = action.value;
     await act(deps, config, payload, itemId, (identity, acting) =>
