@@ -1,3 +1,4 @@
+// Longer than 300 lines: the Slack message tests share one connected workspace, its routes and its linked people, which are slow to set up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Factories, FakeSlack, HttpClient, TestServer } from '../harness';
 import { buttons, click, connect, eventually, type Item, interact, onPlan, startSlackServer } from './setup';

@@ -179,11 +179,25 @@ export function dashboardPerFile(name: string): { server: TestServer; dashboard:
       console.log(`screenshot of ${page.url()}: ${file}`);
     }
   });
+  // Closing once took over a minute in a loaded CI run (assignment.test.ts): a slow step names itself.
   afterAll(async () => {
     const refused = shared.dashboard?.cspViolations ?? [];
-    await shared.dashboard?.close();
-    await shared.server?.close();
+    await noteIfSlow(`${name}: closing the browser and gateway`, () => shared.dashboard?.close());
+    await noteIfSlow(`${name}: closing the server`, () => shared.server?.close());
     expect(refused).toEqual([]);
-  });
+  }, 150_000);
   return shared;
+}
+
+async function noteIfSlow(step: string, run: () => Promise<unknown> | undefined) {
+  const started = Date.now();
+  const timer = setInterval(
+    () => console.warn(`${step}: still waiting after ${Date.now() - started} ms`),
+    10_000,
+  );
+  try {
+    await run();
+  } finally {
+    clearInterval(timer);
+  }
 }
