@@ -419,6 +419,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -633,6 +636,9 @@ export type Procedures = {
             };
             approves: null | boolean;
           }>;
+          names: {
+            [key: string]: string;
+          };
           claimed_by: null | {
             type: "user" | "agent";
             id: string;
@@ -839,6 +845,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1053,6 +1062,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1260,6 +1272,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1465,6 +1480,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1669,6 +1687,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -1873,6 +1894,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2077,6 +2101,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2281,6 +2308,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2485,6 +2515,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2689,6 +2722,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -2893,6 +2929,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3097,6 +3136,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3301,6 +3343,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3515,6 +3560,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3719,6 +3767,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3923,6 +3974,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
@@ -3943,6 +3997,7 @@ export type Procedures = {
         body: string;
         actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
+        actor_name: null | string;
         created_at: string;
       }>;
     };
@@ -3958,6 +4013,7 @@ export type Procedures = {
         body: string;
         actor_type: "user" | "agent" | "system" | "policy";
         actor_id: null | string;
+        actor_name: null | string;
         created_at: string;
       };
     };
@@ -3973,6 +4029,7 @@ export type Procedures = {
         actor_type: "user" | "agent" | "system" | "policy";
         body: null | string;
         actor_id: null | string;
+        actor_name: null | string;
         entry_type: "event" | "comment";
         data: null | {
           [key: string]: unknown;
@@ -5239,6 +5296,9 @@ export type Procedures = {
           };
           approves: null | boolean;
         }>;
+        names: {
+          [key: string]: string;
+        };
         claimed_by: null | {
           type: "user" | "agent";
           id: string;
