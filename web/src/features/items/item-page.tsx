@@ -13,7 +13,7 @@ import { Assignment } from './assignment';
 import { Attachments } from './attachments';
 import { Comments } from './comments';
 import { Countdown } from './countdown';
-import { ItemActions } from './item-actions';
+import { ItemPageActions } from './item-page-actions';
 import { namedIn } from './names';
 import { Approvals, myResponse, TimeoutPolicy } from './policies';
 import { Timeline } from './timeline';
@@ -113,7 +113,7 @@ export function ItemPage({ id }: { id: string }) {
         {snoozed && item.snoozed_until && (
           <p className="text-sm text-gray-800">Snoozed until {formatDateTime(item.snoozed_until)}</p>
         )}
-        <ItemActions item={item} />
+        <ItemPageActions item={item} answerable={item.status === 'open' && !!item.form && !mine} />
       </header>
       <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
         <div className="min-w-0 space-y-4">
