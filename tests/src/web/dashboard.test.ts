@@ -165,10 +165,10 @@ describe('dashboard', () => {
 
     // A 422 is shown inline, in the API's words; then a valid answer goes through.
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByRole('alert').getByText('validation failed').waitFor();
+    await page.getByRole('alert').getByText('2 answers need attention: see the messages beside them.').waitFor();
     expect(await page.getByLabel('Change ticket').getAttribute('aria-invalid')).toBe('true');
-    expect(await description(page, 'Change ticket')).toContain('required');
-    await page.getByRole('group', { name: 'Ship it?' }).getByText('required').waitFor();
+    expect(await description(page, 'Change ticket')).toContain('Fill in “Change ticket”: it is required.');
+    await page.getByRole('group', { name: 'Ship it?' }).getByText('Choose “Ship” or “Hold”.').waitFor();
     await page.getByRole('radio', { name: 'Ship' }).click();
     await page.getByLabel('Change ticket').fill('OPS-42');
     await page.getByLabel('Environment').selectOption('production');
@@ -209,7 +209,7 @@ describe('dashboard', () => {
     await page.getByRole('list', { name: 'Timeline' }).getByText('deleted an attachment').waitFor();
 
     // Snooze with the date picker.
-    await page.getByRole('button', { name: 'Snooze', exact: true }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Pick a date and time…' }).click();
     await page.getByRole('dialog').getByLabel('Date and time').fill('2030-01-02T09:30');
     await page.getByRole('dialog').getByRole('button', { name: 'Snooze' }).click();
@@ -224,7 +224,8 @@ describe('dashboard', () => {
     expect(await feedItem(page, 'Deploy v2.4 to production?').count()).toBe(0);
     await page.getByRole('tab', { name: 'Snoozed' }).click();
     await feedItem(page, 'Deploy v2.4 to production?').click();
-    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Unarchive' }).waitFor();
     expect((await api.get<Item>(`/api/items/${item.id}`)).body.status).toBe('archived');
     await page.goBack();
