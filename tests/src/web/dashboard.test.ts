@@ -165,7 +165,10 @@ describe('dashboard', () => {
 
     // A 422 is shown inline, in the API's words; then a valid answer goes through.
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByRole('alert').getByText('2 answers need attention: see the messages beside them.').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('2 answers need attention: see the messages beside them.')
+      .waitFor();
     expect(await page.getByLabel('Change ticket').getAttribute('aria-invalid')).toBe('true');
     expect(await description(page, 'Change ticket')).toContain('Fill in “Change ticket”: it is required.');
     await page.getByRole('group', { name: 'Ship it?' }).getByText('Choose “Ship” or “Hold”.').waitFor();

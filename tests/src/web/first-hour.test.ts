@@ -108,7 +108,14 @@ describe('the first hour in the dashboard', () => {
         form: {
           id: 'scale',
           fields: [
-            { id: 'go', type: 'yesno', label: 'Scale now?', required: true, yes_label: 'Scale', no_label: 'Wait' },
+            {
+              id: 'go',
+              type: 'yesno',
+              label: 'Scale now?',
+              required: true,
+              yes_label: 'Scale',
+              no_label: 'Wait',
+            },
             { id: 'replicas', type: 'number', label: 'Replicas', max: 10 },
             { id: 'reason', type: 'text', label: 'Reason', required: true },
           ],
@@ -118,7 +125,10 @@ describe('the first hour in the dashboard', () => {
     await page.goto(`/items/${item.id}`);
     await page.getByLabel('Replicas').fill('12');
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByRole('alert').getByText('3 answers need attention: see the messages beside them.').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('3 answers need attention: see the messages beside them.')
+      .waitFor();
     await page.getByRole('group', { name: 'Scale now?' }).getByText('Choose “Scale” or “Wait”.').waitFor();
     const described = (label: string) =>
       page.getByLabel(label).evaluate((element) => {
@@ -136,7 +146,7 @@ describe('the first hour in the dashboard', () => {
     const bot = await agentNamed(api, org.id, user.id, 'backup-bot');
     const item = (await bot.post<Item>('/api/items', { title: 'Nightly backup finished' })).body;
     await page.goto(`/items/${item.id}`);
-    const header = page.getByRole('group', { name: 'Item actions' });
+    const header = page.getByRole('region', { name: 'Item actions' });
     await header.getByRole('button', { name: 'More actions' }).waitFor();
     const buttons = await header.getByRole('button').allTextContents();
     expect(buttons.map((b) => b.trim())).toEqual(['Acknowledge', 'More actions']);
@@ -159,7 +169,8 @@ describe('the first hour in the dashboard', () => {
 
     await page.keyboard.press('Enter');
     await menu.waitFor();
-    for (let i = 0; i < 5 && (await focusedMenuItem(page)) !== 'Pin'; i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 5 && (await focusedMenuItem(page)) !== 'Pin'; i++)
+      await page.keyboard.press('ArrowDown');
     expect(await focusedMenuItem(page)).toBe('Pin');
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await api.get<Item>(`/api/items/${item.id}`)).body.pinned).toBe(true);

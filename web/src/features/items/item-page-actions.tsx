@@ -46,7 +46,7 @@ export function ItemPageActions({ item, answerable }: { item: Item; answerable: 
   const canSnooze = item.status !== 'archived';
   return (
     <div className="flex flex-col items-start gap-1">
-      <div role="group" aria-label="Item actions" className="flex flex-wrap items-center gap-1.5">
+      <section aria-label="Item actions" className="flex flex-wrap items-center gap-1.5">
         {primary && (
           <Button variant="primary" disabled={mutation.isPending} onClick={() => run(primary.action)}>
             {primary.label}
@@ -87,7 +87,7 @@ export function ItemPageActions({ item, answerable }: { item: Item; answerable: 
             )}
           </MenuItems>
         </Menu>
-      </div>
+      </section>
       <SnoozeDialog
         open={picking}
         onClose={() => setPicking(false)}
