@@ -9,6 +9,7 @@ import {
   type BrowserGlobals,
   type Dashboard,
   dashboardPerFile,
+  description,
   overflowsHorizontally,
   screenshot,
 } from './browser';
@@ -73,16 +74,6 @@ const deployForm = {
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, level: 1 });
 const feedItem = (page: Page, title: string) =>
   page.getByRole('feed').getByRole('link', { name: title, exact: true });
-
-/** The texts an element's aria-describedby points to (how a screen reader hears its error). */
-const description = (page: Page, label: string) =>
-  page.getByLabel(label).evaluate((element) => {
-    const w = globalThis as unknown as BrowserGlobals;
-    return (element.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .map((id: string) => w.document.getElementById(id)?.textContent ?? '')
-      .join(' ');
-  });
 
 describe('dashboard', () => {
   it('signs in by magic link; items arrive live; answer, comment, attach, snooze, archive', async () => {

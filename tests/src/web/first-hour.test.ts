@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, type TestServer } from '../harness';
-import { type BrowserGlobals, type Dashboard, dashboardPerFile, screenshot } from './browser';
+import { type Dashboard, dashboardPerFile, description, screenshot } from './browser';
 
 const run = promisify(execFile);
 
@@ -67,6 +67,16 @@ describe('the first hour in the dashboard', () => {
     expect(await page.getByRole('heading', { name: 'Connect your first agent' }).count()).toBe(0);
     const agents = (await api.get<{ name: string; active_keys: number }[]>('/api/admin/agents')).body;
     expect(agents).toEqual([expect.objectContaining({ name: 'deploy-bot', active_keys: 1 })]);
+    // The item came live (the stream's event), named as the API names it.
+    await page.getByRole('feed').getByRole('link', { name: 'Backup finished' }).click();
+    await page
+      .getByRole('region', { name: 'Details' })
+      .getByText('agent deploy-bot', { exact: true })
+      .waitFor();
+    await page
+      .getByRole('list', { name: 'Timeline' })
+      .getByText('Agent deploy-bot created the item')
+      .waitFor();
   }, 90_000);
 
   it('names agents, people and teams on the item page and in its timeline', async () => {
@@ -130,14 +140,8 @@ describe('the first hour in the dashboard', () => {
       .getByText('3 answers need attention: see the messages beside them.')
       .waitFor();
     await page.getByRole('group', { name: 'Scale now?' }).getByText('Choose “Scale” or “Wait”.').waitFor();
-    const described = (label: string) =>
-      page.getByLabel(label).evaluate((element) => {
-        const w = globalThis as unknown as BrowserGlobals;
-        const ids = (element.getAttribute('aria-describedby') ?? '').split(' ');
-        return ids.map((id) => w.document.getElementById(id)?.textContent ?? '').join(' ');
-      });
-    expect(await described('Replicas')).toContain('“Replicas” must be at most 10.');
-    expect(await described('Reason')).toContain('Fill in “Reason”: it is required.');
+    expect(await description(page, 'Replicas')).toContain('“Replicas” must be at most 10.');
+    expect(await description(page, 'Reason')).toContain('Fill in “Reason”: it is required.');
     expect(await page.getByText(/^required$/).count()).toBe(0);
   }, 60_000);
 

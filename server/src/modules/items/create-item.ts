@@ -16,7 +16,7 @@ import {
   ZItemFields,
 } from './item.contract';
 import { expiryJob, followUps } from './item-changes';
-import { itemNamesSql } from './item-names';
+import { namesOfIds, referencedIds } from './item-names';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 import { creationRecipients, notificationParts } from './notify-people';
@@ -136,9 +136,8 @@ export async function createItem(
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
               ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)})
-      returning ${sql.unsafe(itemNamesSql('items.'))}
     ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
-    select (select names from item) as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
+    select ${namesOfIds(sql, row.org_id, referencedIds(row))} as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
       ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(
     (error: unknown) => {
       throw quotaError(deps.env, error) ?? error;

@@ -1,3 +1,6 @@
+import type { Queryable } from '@beckon/db';
+import type { ItemRow } from './item-view';
+
 /**
  * Display names of what an item, its comments and its timeline refer to by id: people (their
  * name, else their email address), agents, inbound webhooks (the agent an item created through
@@ -37,3 +40,23 @@ export const itemNamesSql = (prefix: string) => `(
                           from jsonb_array_elements(${prefix}escalation) name_s,
                                jsonb_array_elements(coalesce(name_s->'to', '[]'::jsonb)) name_to) as ids(id)
            where ids.id is not null) named) as names`;
+
+/** The ids an item refers to (what its `names` names), read from its values. */
+export function referencedIds(row: ItemRow): string[] {
+  const ids = [row.created_by_id, row.answered_by_id, row.claimed_by_id];
+  for (const assignee of row.assignees) if ('id' in assignee) ids.push(assignee.id);
+  for (const response of row.responses) ids.push(response.by.id);
+  for (const step of row.escalation) {
+    if (step.action === 'escalate') for (const to of step.to) if ('id' in to) ids.push(to.id);
+  }
+  return [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+}
+
+/**
+ * `names` of an item whose row is not read back (a creation, written from its values): the same
+ * lookups over its ids, as a fragment of the statement that writes it.
+ */
+export const namesOfIds = (sql: Queryable, orgId: string, ids: string[]) =>
+  sql`(select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
+         from (select ids.id, ${sql.unsafe(nameOf('ids.id', 'ids.org'))} as name
+                 from (select unnest(${ids}::uuid[]) as id, ${orgId}::uuid as org) ids) named)`;

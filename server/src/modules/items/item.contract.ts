@@ -68,7 +68,7 @@ export const ZItem = z
     names: z
       .record(z.string(), z.string())
       .describe(
-        "Display names by id of the people (name, else email), agents and teams the item refers to (created_by, answered_by, claimed_by, assignees, responses, escalation); in the API's answers (a creation's event and webhook payloads carry an empty map)",
+        'Display names by id of the people (name, else email), agents and teams the item refers to (created_by, answered_by, claimed_by, assignees, responses, escalation)',
       ),
   })
   .meta({ id: 'Item' });

@@ -39,7 +39,7 @@ const atHour = (date: Date, hours: number) => {
 };
 
 /** Snooze presets, computed when the menu opens. */
-export function presets(now = new Date()): { label: string; until: Date }[] {
+function presets(now = new Date()): { label: string; until: Date }[] {
   const tomorrow = atHour(new Date(now.getTime() + 24 * 3600_000), 9);
   const monday = atHour(now, 9);
   monday.setDate(monday.getDate() + ((8 - monday.getDay()) % 7 || 7));
@@ -56,7 +56,7 @@ export const menuItems =
 export const menuItem =
   'block w-full rounded px-3 py-2 text-left text-sm text-gray-900 data-focus:bg-indigo-50';
 
-export function SnoozeDialog({
+function SnoozeDialog({
   open,
   onClose,
   onSnooze,
@@ -101,11 +101,64 @@ export function SnoozeDialog({
   );
 }
 
-function SnoozeMenu({ item }: { item: Item }) {
+/** The snooze presets, then "Pick a date and time…", as items of an open menu. */
+export function SnoozeMenuItems({
+  onSnooze,
+  onPick,
+}: {
+  onSnooze: (until: Date) => void;
+  onPick: () => void;
+}) {
+  return (
+    <>
+      {presets().map((preset) => (
+        <MenuItem key={preset.label}>
+          <button type="button" className={menuItem} onClick={() => onSnooze(preset.until)}>
+            {preset.label}
+            <span className="block text-xs text-gray-700">{formatDateTime(preset.until.toISOString())}</span>
+          </button>
+        </MenuItem>
+      ))}
+      <MenuItem>
+        <button type="button" className={menuItem} onClick={onPick}>
+          Pick a date and time…
+        </button>
+      </MenuItem>
+    </>
+  );
+}
+
+/** One menu item per action. */
+export function ActionMenuItems({ entries, run }: { entries: Entry[]; run: (action: SimpleAction) => void }) {
+  return entries.map((entry) => (
+    <MenuItem key={entry.action}>
+      <button type="button" className={menuItem} onClick={() => run(entry.action)}>
+        {entry.label}
+      </button>
+    </MenuItem>
+  ));
+}
+
+/** Snoozing an item: until a preset, or a picked time (its dialog, to render once); errors. */
+export function useSnooze(item: Item) {
   const mutation = useItemAction();
   const [picking, setPicking] = useState(false);
   const snooze = (until: Date) =>
     mutation.mutate({ id: item.id, action: 'snooze', until }, { onSuccess: () => setPicking(false) });
+  const dialog = (
+    <SnoozeDialog
+      open={picking}
+      onClose={() => setPicking(false)}
+      onSnooze={snooze}
+      error={picking ? mutation.error : null}
+      pending={mutation.isPending}
+    />
+  );
+  return { snooze, pick: () => setPicking(true), dialog, error: picking ? null : mutation.error };
+}
+
+function SnoozeMenu({ item }: { item: Item }) {
+  const { snooze, pick, dialog, error } = useSnooze(item);
   return (
     <>
       <Menu>
@@ -113,31 +166,11 @@ function SnoozeMenu({ item }: { item: Item }) {
           Snooze
         </MenuButton>
         <MenuItems anchor="bottom end" className={menuItems}>
-          {presets().map((preset) => (
-            <MenuItem key={preset.label}>
-              <button type="button" className={menuItem} onClick={() => snooze(preset.until)}>
-                {preset.label}
-                <span className="block text-xs text-gray-700">
-                  {formatDateTime(preset.until.toISOString())}
-                </span>
-              </button>
-            </MenuItem>
-          ))}
-          <MenuItem>
-            <button type="button" className={menuItem} onClick={() => setPicking(true)}>
-              Pick a date and time…
-            </button>
-          </MenuItem>
+          <SnoozeMenuItems onSnooze={snooze} onPick={pick} />
         </MenuItems>
       </Menu>
-      <SnoozeDialog
-        open={picking}
-        onClose={() => setPicking(false)}
-        onSnooze={snooze}
-        error={picking ? mutation.error : null}
-        pending={mutation.isPending}
-      />
-      {!picking && mutation.error ? <ErrorNotice error={mutation.error} className="max-w-xs" /> : null}
+      {dialog}
+      {error ? <ErrorNotice error={error} className="max-w-xs" /> : null}
     </>
   );
 }
@@ -180,13 +213,7 @@ export function ItemActions({ item }: { item: Item }) {
             Actions
           </MenuButton>
           <MenuItems anchor="bottom end" className={menuItems}>
-            {entries.map((entry) => (
-              <MenuItem key={entry.action}>
-                <button type="button" className={menuItem} onClick={() => run(entry.action)}>
-                  {entry.label}
-                </button>
-              </MenuItem>
-            ))}
+            <ActionMenuItems entries={entries} run={run} />
           </MenuItems>
         </Menu>
       </div>

@@ -1,26 +1,16 @@
-import {
-  Menu,
-  MenuButton,
-  MenuHeading,
-  MenuItem,
-  MenuItems,
-  MenuSection,
-  MenuSeparator,
-} from '@headlessui/react';
-import { useState } from 'react';
+import { Menu, MenuButton, MenuHeading, MenuItems, MenuSection, MenuSeparator } from '@headlessui/react';
 import { Button, buttonClass } from '../../components/button';
 import { ErrorNotice } from '../../components/notice';
-import { formatDateTime } from '../../lib/time';
 import type { Item } from '../../lib/trpc';
 import {
+  ActionMenuItems,
   availableActions,
   type Entry,
-  menuItem,
   menuItems,
-  presets,
   type SimpleAction,
-  SnoozeDialog,
+  SnoozeMenuItems,
   useItemAction,
+  useSnooze,
 } from './item-actions';
 
 /** What the page offers first, when the item has no answer to give: the likeliest next move. */
@@ -34,15 +24,13 @@ const PRIMARY: SimpleAction[] = ['ack', 'restore', 'unsnooze', 'unarchive', 'arc
  */
 export function ItemPageActions({ item, answerable }: { item: Item; answerable: boolean }) {
   const mutation = useItemAction();
-  const [picking, setPicking] = useState(false);
+  const { snooze, pick, dialog, error } = useSnooze(item);
   const entries = availableActions(item, Date.now());
   const primary = answerable
     ? undefined
     : PRIMARY.map((action) => entries.find((e) => e.action === action)).find((e): e is Entry => !!e);
   const others = entries.filter((entry) => entry !== primary);
   const run = (action: SimpleAction) => mutation.mutate({ id: item.id, action });
-  const snooze = (until: Date) =>
-    mutation.mutate({ id: item.id, action: 'snooze', until }, { onSuccess: () => setPicking(false) });
   const canSnooze = item.status !== 'archived';
   return (
     <div className="flex flex-col items-start gap-1">
@@ -55,47 +43,21 @@ export function ItemPageActions({ item, answerable }: { item: Item; answerable: 
         <Menu>
           <MenuButton className={buttonClass('secondary')}>More actions</MenuButton>
           <MenuItems anchor="bottom start" className={menuItems}>
-            {others.map((entry) => (
-              <MenuItem key={entry.action}>
-                <button type="button" className={menuItem} onClick={() => run(entry.action)}>
-                  {entry.label}
-                </button>
-              </MenuItem>
-            ))}
+            <ActionMenuItems entries={others} run={run} />
             {canSnooze && (
               <>
                 {others.length > 0 && <MenuSeparator className="my-1 h-px bg-gray-200" />}
                 <MenuSection>
                   <MenuHeading className="px-3 pt-1 text-xs font-semibold text-gray-700">Snooze</MenuHeading>
-                  {presets().map((preset) => (
-                    <MenuItem key={preset.label}>
-                      <button type="button" className={menuItem} onClick={() => snooze(preset.until)}>
-                        {preset.label}
-                        <span className="block text-xs text-gray-700">
-                          {formatDateTime(preset.until.toISOString())}
-                        </span>
-                      </button>
-                    </MenuItem>
-                  ))}
-                  <MenuItem>
-                    <button type="button" className={menuItem} onClick={() => setPicking(true)}>
-                      Pick a date and time…
-                    </button>
-                  </MenuItem>
+                  <SnoozeMenuItems onSnooze={snooze} onPick={pick} />
                 </MenuSection>
               </>
             )}
           </MenuItems>
         </Menu>
       </section>
-      <SnoozeDialog
-        open={picking}
-        onClose={() => setPicking(false)}
-        onSnooze={snooze}
-        error={picking ? mutation.error : null}
-        pending={mutation.isPending}
-      />
-      {!picking && mutation.error ? <ErrorNotice error={mutation.error} className="max-w-md" /> : null}
+      {dialog}
+      {mutation.error || error ? <ErrorNotice error={mutation.error ?? error} className="max-w-md" /> : null}
     </div>
   );
 }

@@ -26,5 +26,6 @@ export function actorLabel(actor: Actor | null, name: string | null | undefined)
 export const namedIn = (names: Record<string, string>, actor: Actor | null) =>
   actorLabel(actor, actor?.id ? names[actor.id] : null);
 
-/** The same label opening a sentence: "Agent deploy-bot created the item". */
-export const sentenceStart = (label: string) => label.charAt(0).toUpperCase() + label.slice(1);
+/** The same label opening a sentence: "Agent deploy-bot created the item" (a name stays as it is). */
+export const sentenceStart = (label: string) =>
+  /^(agent|team|the|a) /.test(label) ? label.charAt(0).toUpperCase() + label.slice(1) : label;
