@@ -7,12 +7,12 @@ export type DocumentedError = { status: string; description?: string; schema?: s
 /**
  * Errors a service throws beyond those of its route's shape, by `<METHOD> <path>` of the document
  * (the surface's prefix left out): the status and what it means for that operation. Read from the
- * services (AppError.conflict, gone, validationFailed, forbidden, unavailable, paymentRequired);
- * `openapi.test.ts` fails on a key that names no operation.
+ * services (AppError.conflict, gone, validationFailed, unavailable, paymentRequired; every
+ * operation with a credential documents 403 already). `completeness.test.ts` fails on a key
+ * that names no operation.
  */
 export const THROWN: Record<string, Record<string, string>> = {
   'POST /items/{id}/answer': {
-    '403': "The item collects approvals and excludes its creator: the creator's answer is refused",
     '409':
       'The item is not open, has no form, or this person already answered it (`status` names its status)',
     '422': "The values do not fit the item's form (`fields` names each one)",
@@ -46,12 +46,8 @@ export const THROWN: Record<string, Record<string, string>> = {
   'POST /admin/users/{user_id}/deactivate': { '409': 'The organization must keep an Owner' },
   'PATCH /admin/org': { '409': 'The slug is taken' },
   'POST /admin/roles': { '409': 'A role with this name already exists' },
-  'PATCH /admin/roles/{role_id}': {
-    '403': 'System roles cannot be edited',
-    '409': 'A role with this name already exists',
-  },
+  'PATCH /admin/roles/{role_id}': { '409': 'A role with this name already exists' },
   'DELETE /admin/roles/{role_id}': {
-    '403': 'System roles cannot be edited or deleted',
     '409': 'The role has members (`members` counts them) or is offered by an open invitation',
   },
   'POST /admin/teams': {
@@ -100,7 +96,6 @@ export const THROWN: Record<string, Record<string, string>> = {
   'GET /invitations/{code}': { '410': 'The invitation was revoked, used or has expired' },
   'POST /invitations/accept': {
     '402': 'The plan allows no more seats',
-    '403': 'The invitation is for another email address',
     '404': 'No such invitation',
     '409': 'Already a member of this organization',
     '410': 'The invitation was revoked, used or has expired',
