@@ -1,4 +1,4 @@
-import type { Meta } from '../trpc/init';
+import type { Meta } from '@beckon/contracts/meta';
 import { SIGN_IN_LIMITED_ROUTES } from './sign-in-rate-limit';
 
 /** An error status an operation answers, with what it means there when more than the generic. */

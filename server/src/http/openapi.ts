@@ -1,6 +1,6 @@
+import type { Meta } from '@beckon/contracts/meta';
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Env } from '../env';
-import type { Meta } from '../trpc/init';
 import { type DocumentedError, documentedErrors, isIdempotent } from './openapi-errors';
 import { addExample, RECORDED_EXAMPLES } from './openapi-examples';
 import { restProcedures } from './rest';

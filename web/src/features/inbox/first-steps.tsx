@@ -1,4 +1,4 @@
-import { can } from '@beckon/server/auth/permissions';
+import { can } from '@beckon/contracts/permissions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
