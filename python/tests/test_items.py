@@ -48,6 +48,7 @@ def test_list_pages_through_a_channel(beckon: Beckon, person: Person) -> None:
     first = beckon.list(channel=channel, limit=2)
     assert isinstance(first, ItemPage) and len(first.items) == 2 and first.next_cursor
     second = beckon.list(channel=channel, limit=2, cursor=first.next_cursor)
+    assert second.next_cursor
     third = beckon.list(channel=channel, limit=2, cursor=second.next_cursor)
     assert (len(second.items), len(third.items), third.next_cursor) == (2, 1, None)
     paged = [item.id for page in (first, second, third) for item in page.items]

@@ -161,7 +161,7 @@ def retry_delay(error: BeckonError, attempt: int, safe: bool, settings: Settings
     transient = isinstance(error, (NetworkError, ServerError)) or in_progress
     if not unprocessed and not (safe and transient):
         return None
-    delay = settings.retry_delay * 2**attempt * (0.5 + random.random() / 2)
+    delay = settings.retry_delay * 2.0**attempt * (0.5 + random.random() / 2)
     if unprocessed and error.retry_after_seconds is not None:
         # The server says when to come back: sooner is refused again, much later is the
         # caller's decision (the error says how long).

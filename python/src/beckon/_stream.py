@@ -134,7 +134,7 @@ class StreamState:
         return Signal("down", error=error)
 
     def next_delay(self) -> float:
-        return min(MAX_DELAY_SECONDS, self._retry_seconds * 2 ** max(0, self._failures - 1))
+        return min(MAX_DELAY_SECONDS, self._retry_seconds * 2.0 ** max(0, self._failures - 1))
 
 
 def _reason(data: str) -> str:

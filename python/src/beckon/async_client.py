@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, Unpack
 
 import httpx
@@ -74,7 +74,7 @@ class AsyncBeckon:
     async def list(self, **filters: Unpack[ListFilters]) -> ItemPage:
         return ItemPage.from_dict(await self._send(_calls.list_items(filters)))
 
-    async def iter_items(self, **filters: Unpack[ListFilters]) -> AsyncIterator[Item]:
+    async def iter_items(self, **filters: Unpack[ListFilters]) -> AsyncGenerator[Item, None]:
         while True:
             page = await self.list(**filters)
             for item in page.items:
@@ -144,7 +144,7 @@ class AsyncBeckon:
         scope: Scope | None = None,
         last_event_id: str | None = None,
         on_reset: Callable[[str], None] | None = None,
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> AsyncGenerator[StreamEvent, None]:
         """See ``Beckon.events``: ``async for event in beckon.events(): ...``."""
         async for signal in self._stream(scope, last_event_id):
             if signal.kind == "event" and signal.event:

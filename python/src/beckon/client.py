@@ -6,7 +6,7 @@ import dataclasses
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, Unpack
 
 import httpx
@@ -82,7 +82,7 @@ class Beckon:
         """One page of items, newest first; pass ``cursor=page.next_cursor`` for the next."""
         return ItemPage.from_dict(self._send(_calls.list_items(filters)))
 
-    def iter_items(self, **filters: Unpack[ListFilters]) -> Iterator[Item]:
+    def iter_items(self, **filters: Unpack[ListFilters]) -> Generator[Item, None, None]:
         """Every item matching ``filters``, page after page."""
         while True:
             page = self.list(**filters)
@@ -155,12 +155,12 @@ class Beckon:
         scope: Scope | None = None,
         last_event_id: str | None = None,
         on_reset: Callable[[str], None] | None = None,
-    ) -> Iterator[StreamEvent]:
+    ) -> Generator[StreamEvent, None, None]:
         """The agent event stream, reconnecting on its own with ``Last-Event-ID`` (so nothing is
         lost or repeated) until you leave the loop. ``scope``: ``agent`` (an API key's default:
         the items its agent created) or ``org``. ``last_event_id``: resume after that event.
         ``on_reset(reason)``: the server could not resume (events may have been missed: list the
-        items again). Raises on 400, 401, 403."""
+        items again). Raises on 400, 401, 403; ``close()`` ends the connection."""
         for signal in self._stream(scope, last_event_id):
             if signal.kind == "event" and signal.event:
                 yield signal.event
@@ -169,7 +169,13 @@ class Beckon:
 
     def _stream(self, scope: Scope | None, last_event_id: str | None, stop: threading.Event | None = None) -> Iterator[Signal]:
         state = StreamState(scope, last_event_id)
-        pause: Callable[[float], object] = stop.wait if stop else time.sleep
+
+        def pause(seconds: float) -> None:
+            if stop:
+                stop.wait(seconds)
+            else:
+                time.sleep(seconds)
+
         while not (stop and stop.is_set()):
             try:
                 with self._http.stream("GET", "/mcp/sse", **state.request_options()) as response:  # type: ignore[arg-type]

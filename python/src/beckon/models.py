@@ -6,8 +6,6 @@ name follows the OpenAPI document served at ``/api/openapi.json`` (``tests/test_
 compares them with the document of a running server). Timestamps stay ISO 8601 strings, as sent.
 """
 
-from __future__ import annotations
-
 import dataclasses
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -28,7 +26,9 @@ class FormField(TypedDict, total=False):
     """One field of a form; ``type`` decides which of the other keys apply."""
 
     id: Required[str]
-    type: Required[Literal["yesno", "checkbox", "text", "textarea", "number", "select", "radio"]]
+    type: Required[
+        Literal["yesno", "checkbox", "text", "textarea", "number", "select", "radio", "multiselect", "date"]
+    ]
     label: Required[str]
     required: bool
     placeholder: str
@@ -121,7 +121,7 @@ def _build(cls: type[T], data: Mapping[str, Any]) -> T:
     newer server may add some), missing ones left at their default or None."""
     nested: Mapping[str, Callable[[Any], Any]] = getattr(cls, "_nested", {})
     values: dict[str, Any] = {}
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for field in dataclasses.fields(cls):
         if not field.init:
             continue
         if field.name in data:
@@ -141,11 +141,11 @@ def _many(cls: type[T]) -> Callable[[Any], list[T]]:
 class Actor:
     """Who did something: ``type`` and ``id`` (null for the system and for a timeout policy)."""
 
-    type: str
+    type: ActorType
     id: str | None
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Actor:
+    def from_dict(cls, data: Mapping[str, Any]) -> "Actor":
         return _build(cls, data)
 
 
@@ -224,7 +224,7 @@ class Item:
     }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Item:
+    def from_dict(cls, data: Mapping[str, Any]) -> "Item":
         return _build(cls, data)
 
 
@@ -238,7 +238,7 @@ class ItemPage:
     _nested: ClassVar[Mapping[str, Callable[[Any], Any]]] = {"items": _many(Item)}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ItemPage:
+    def from_dict(cls, data: Mapping[str, Any]) -> "ItemPage":
         return _build(cls, data)
 
 
@@ -255,7 +255,7 @@ class Identity:
     client_id: str | None = None
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Identity:
+    def from_dict(cls, data: Mapping[str, Any]) -> "Identity":
         return _build(cls, data)
 
 
@@ -272,5 +272,5 @@ class StreamEvent:
     _nested: ClassVar[Mapping[str, Callable[[Any], Any]]] = {"item": Item.from_dict}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> StreamEvent:
+    def from_dict(cls, data: Mapping[str, Any]) -> "StreamEvent":
         return _build(cls, data)
