@@ -25,7 +25,9 @@ from beckon import Beckon, Form
 def _env(name: str) -> str:
     value = os.environ.get(name)
     if not value:
-        pytest.fail(f"{name} is not set: run this suite through tests/src/python/python-sdk.test.ts", pytrace=False)
+        pytest.fail(
+            f"{name} is not set: run this suite through tests/src/python/python-sdk.test.ts", pytrace=False
+        )
     return value
 
 
@@ -62,7 +64,9 @@ class Person:
     SDK, so what the SDK sees was done by someone else)."""
 
     def __init__(self, server: Server) -> None:
-        self.http = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {server.person_token}"})
+        self.http = httpx.Client(
+            base_url=server.url, headers={"authorization": f"Bearer {server.person_token}"}
+        )
         self.user_id: str = self.http.get("/api/me").json()["user_id"]
 
     def post(self, path: str, body: Any = None) -> dict[str, Any]:

@@ -91,7 +91,9 @@ class FaultyProxy:
                     return self._answer(fault.status, fault.headers, fault.body.encode())
                 length = int(headers.get("content-length", "0"))
                 body = self.rfile.read(length) if length else None
-                forward = {k: v for k, v in headers.items() if k not in ("host", "connection", "content-length")}
+                forward = {
+                    k: v for k, v in headers.items() if k not in ("host", "connection", "content-length")
+                }
                 with httpx.Client(base_url=proxy.target, timeout=httpx.Timeout(10.0, read=60.0)) as client:
                     with client.stream(self.command, path, headers=forward, content=body) as upstream:
                         if "text/event-stream" in upstream.headers.get("content-type", ""):

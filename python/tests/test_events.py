@@ -25,7 +25,9 @@ def of_item(events: Iterator[StreamEvent], item_id: str, count: int) -> list[Str
     raise AssertionError("the stream ended")
 
 
-def test_events_arrive_and_a_later_stream_resumes_after_the_last_one_seen(beckon: Beckon, person: Person) -> None:
+def test_events_arrive_and_a_later_stream_resumes_after_the_last_one_seen(
+    beckon: Beckon, person: Person
+) -> None:
     title = f"Watch me {uuid.uuid4()}"
     later(0.5, lambda: beckon.ask(title, form=YES_NO))
     stream = beckon.events()
@@ -44,7 +46,9 @@ def test_events_arrive_and_a_later_stream_resumes_after_the_last_one_seen(beckon
 
 
 def test_the_stream_reconnects_with_last_event_id_after_a_drop(person: Person, server: Server) -> None:
-    cut_first = lambda method, path, n: Fault("cut-stream") if path == "/mcp/sse" and n == 0 else PASS  # noqa: E731
+    cut_first = (
+        lambda method, path, n: Fault("cut-stream") if path == "/mcp/sse" and n == 0 else PASS
+    )  # noqa: E731
     with FaultyProxy(server.url, cut_first) as proxy, Beckon(proxy.url, server.agent_token) as client:
         first, second = client.ask("First", form=YES_NO), client.ask("Second", form=YES_NO)
         # The first answer is the first event: the connection drops right after it, and the
@@ -86,7 +90,12 @@ def test_a_refused_token_ends_the_stream(server: Server) -> None:
 
 def test_the_decoder_follows_the_sse_parsing_rules() -> None:
     decoder = SseDecoder()
-    chunks = [": keep-alive\r", "\nretry: 1500\r\nid: 1\r\nevent: item.created\r\ndata: {\"a\":\r", "\ndata: 1}\r\n\r\n", "data:x\n\n"]
+    chunks = [
+        ": keep-alive\r",
+        '\nretry: 1500\r\nid: 1\r\nevent: item.created\r\ndata: {"a":\r',
+        "\ndata: 1}\r\n\r\n",
+        "data:x\n\n",
+    ]
     messages = [message for chunk in chunks for message in decoder.feed(chunk)]
     assert messages == [
         SseMessage("1", "item.created", '{"a":\n1}'),

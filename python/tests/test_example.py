@@ -22,7 +22,9 @@ def example(*args: str) -> str:
 
 
 @pytest.mark.parametrize("decision", ["approve", "dismiss"])
-def test_the_interrupted_run_resumes_with_the_persons_decision(tmp_path: Path, person: Person, decision: str) -> None:
+def test_the_interrupted_run_resumes_with_the_persons_decision(
+    tmp_path: Path, person: Person, decision: str
+) -> None:
     checkpoint = tmp_path / "checkpoint.json"
     assert "interrupted at approve" in example("start", str(checkpoint))
     saved = json.loads(checkpoint.read_text())

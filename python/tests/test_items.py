@@ -18,8 +18,18 @@ def test_notify_creates_an_item_without_a_form(beckon: Beckon) -> None:
         metadata={"run": 7},
     )
     assert isinstance(item, Item)
-    assert (item.title, item.message, item.level, item.priority) == ("Backup finished", "42 GB in 3 minutes", "success", 1)
-    assert (item.tags, item.metadata, item.form, item.status) == (["backup", "nightly"], {"run": 7}, None, "open")
+    assert (item.title, item.message, item.level, item.priority) == (
+        "Backup finished",
+        "42 GB in 3 minutes",
+        "success",
+        1,
+    )
+    assert (item.tags, item.metadata, item.form, item.status) == (
+        ["backup", "nightly"],
+        {"run": 7},
+        None,
+        "open",
+    )
     assert item.created_by.type == "agent" and item.agent_id == item.created_by.id
     assert item.responses == [] and item.approvals is None
     assert item.on_timeout == {"action": "expire"}
@@ -70,5 +80,8 @@ def test_a_person_answers_with_the_sdk_too(server: Server, person: Person) -> No
     with Beckon(server.url, server.agent_token) as agent, Beckon(server.url, server.person_token) as people:
         asked = agent.ask("Ship it?", form=YES_NO)
         answered = people.answer(asked.id, {"ok": True})
-        assert (answered.status, answered.answered_by and answered.answered_by.id) == ("answered", person.user_id)
+        assert (answered.status, answered.answered_by and answered.answered_by.id) == (
+            "answered",
+            person.user_id,
+        )
         assert people.me().source == "session" and agent.me().source == "api_key"

@@ -94,11 +94,17 @@ def compare_dataclass(document: Schema, cls: type, schema: Schema) -> None:
     fields = {f.name: f for f in dataclasses.fields(cls) if not f.name.startswith("_")}
     props = properties(document, schema)
     name = cls.__name__
-    assert set(fields) == set(props), f"{name}: SDK only {set(fields) - set(props)}, API only {set(props) - set(fields)}"
+    assert set(fields) == set(
+        props
+    ), f"{name}: SDK only {set(fields) - set(props)}, API only {set(props) - set(fields)}"
     for field_name, prop in props.items():
         has_default = fields[field_name].default is not dataclasses.MISSING
-        assert has_default == (field_name not in required(document, schema)), f"{name}.{field_name}: required?"
-        assert allows_none(hints[field_name]) == (nullable(document, prop) or has_default), f"{name}.{field_name}: null?"
+        assert has_default == (
+            field_name not in required(document, schema)
+        ), f"{name}.{field_name}: required?"
+        assert allows_none(hints[field_name]) == (
+            nullable(document, prop) or has_default
+        ), f"{name}.{field_name}: null?"
         values = enum(document, prop)
         if values:
             assert literal_values(hints[field_name]) == values, f"{name}.{field_name}: values"
@@ -108,9 +114,9 @@ def compare_typed_dict(document: Schema, cls: Any, schema: Schema, passed_apart:
     hints = typing.get_type_hints(cls)
     props = properties(document, schema)
     name = cls.__name__
-    assert set(hints) | passed_apart == set(props), (
-        f"{name}: SDK only {set(hints) - set(props)}, API only {set(props) - set(hints) - passed_apart}"
-    )
+    assert set(hints) | passed_apart == set(
+        props
+    ), f"{name}: SDK only {set(hints) - set(props)}, API only {set(props) - set(hints) - passed_apart}"
     assert cls.__required_keys__ == required(document, schema) - passed_apart, f"{name}: required keys"
     for key, prop in props.items():
         values = enum(document, prop)
@@ -170,4 +176,6 @@ def test_the_comparison_sees_a_drift(document: Schema) -> None:
         id: str
 
     with pytest.raises(AssertionError, match="null"):
-        compare_dataclass(document, NotNull, document["components"]["schemas"]["Item"]["properties"]["answered_by"])
+        compare_dataclass(
+            document, NotNull, document["components"]["schemas"]["Item"]["properties"]["answered_by"]
+        )

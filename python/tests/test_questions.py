@@ -26,7 +26,11 @@ def test_ask_returns_the_item_and_wait_its_answer(beckon: Beckon, person: Person
     assert (outcome.answered_by.type, outcome.answered_by.id) == ("user", person.user_id)
     assert outcome.answered_via is None  # answered over the API
     assert outcome.by_policy is False
-    assert (outcome.item.id, outcome.item.status, outcome.item.response) == (question.id, "answered", {"ok": True})
+    assert (outcome.item.id, outcome.item.status, outcome.item.response) == (
+        question.id,
+        "answered",
+        {"ok": True},
+    )
 
 
 def test_an_answer_given_before_the_wait_is_seen(beckon: Beckon, person: Person) -> None:

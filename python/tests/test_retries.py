@@ -19,8 +19,12 @@ def once(method: str, path_end: str, fault: Fault) -> Decide:
 
 
 @contextmanager
-def client_through(server: Server, decide: Decide, **options: float) -> Iterator[tuple[FaultyProxy, Beckon]]:
-    with FaultyProxy(server.url, decide) as proxy, Beckon(proxy.url, server.agent_token, **options) as client:  # type: ignore[arg-type]
+def client_through(
+    server: Server, decide: Decide, retry_delay: float = 0.3
+) -> Iterator[tuple[FaultyProxy, Beckon]]:
+    with FaultyProxy(server.url, decide) as proxy, Beckon(
+        proxy.url, server.agent_token, retry_delay=retry_delay
+    ) as client:
         yield proxy, client
 
 
@@ -51,7 +55,9 @@ def test_a_long_retry_after_raises_at_once(server: Server) -> None:
 
 
 @pytest.mark.parametrize("lost", [Fault("status-after", 503), Fault("drop-after")], ids=["503", "dropped"])
-def test_a_create_whose_answer_is_lost_is_sent_again_with_the_same_key(server: Server, person: Person, lost: Fault) -> None:
+def test_a_create_whose_answer_is_lost_is_sent_again_with_the_same_key(
+    server: Server, person: Person, lost: Fault
+) -> None:
     channel = person.channel()
     with client_through(server, once("POST", "/api/items", lost), retry_delay=0.01) as (proxy, client):
         item = client.notify("Exactly once", channel=channel)
@@ -65,7 +71,10 @@ def test_a_create_whose_answer_is_lost_is_sent_again_with_the_same_key(server: S
 
 def test_an_action_whose_answer_is_lost_is_not_repeated(beckon: Beckon, server: Server) -> None:
     asked = beckon.ask("Answer lost", form=YES_NO)
-    with client_through(server, once("POST", "/dismiss", Fault("drop-after")), retry_delay=0.01) as (proxy, client):
+    with client_through(server, once("POST", "/dismiss", Fault("drop-after")), retry_delay=0.01) as (
+        proxy,
+        client,
+    ):
         with pytest.raises(NetworkError):
             client.dismiss(asked.id)
         assert len(proxy.seen("POST", f"/api/items/{asked.id}/dismiss")) == 1

@@ -98,12 +98,14 @@ class StreamState:
         self._failures = 0
         self._decoder = SseDecoder()
 
-    def request_options(self) -> dict[str, object]:
+    def headers(self) -> dict[str, str]:
         headers = {"accept": "text/event-stream"}
         if self.last_event_id:
             headers["last-event-id"] = self.last_event_id
-        params = {"scope": self.scope} if self.scope else {}
-        return {"headers": headers, "params": params, "timeout": STREAM_TIMEOUT}
+        return headers
+
+    def params(self) -> dict[str, str]:
+        return {"scope": self.scope} if self.scope else {}
 
     def opened(self) -> Signal:
         self._failures = 0

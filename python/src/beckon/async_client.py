@@ -12,7 +12,7 @@ import httpx
 
 from . import _calls
 from ._calls import Call, Settings
-from ._stream import Scope, Signal, StreamState
+from ._stream import STREAM_TIMEOUT, Scope, Signal, StreamState
 from ._wait import POLL, Outcome, Waiter, outcome_of
 from .errors import BeckonError
 from .models import Form, Identity, Item, ItemFields, ItemPage, ListFilters, StreamEvent
@@ -65,7 +65,9 @@ class AsyncBeckon:
         data = await self._send(_calls.create_item(title, {**fields, "form": form}, idempotency_key))
         return AsyncQuestion.of(Item.from_dict(data), self)
 
-    async def notify(self, title: str, *, idempotency_key: str | None = None, **fields: Unpack[ItemFields]) -> Item:
+    async def notify(
+        self, title: str, *, idempotency_key: str | None = None, **fields: Unpack[ItemFields]
+    ) -> Item:
         return Item.from_dict(await self._send(_calls.create_item(title, fields, idempotency_key)))
 
     async def get(self, item_id: str) -> Item:
@@ -95,7 +97,9 @@ class AsyncBeckon:
     async def me(self) -> Identity:
         return Identity.from_dict(await self._send(Call("query", "GET", "/api/me")))
 
-    async def wait(self, item: str | Item, *, timeout: float | None = None, poll_interval: float = 2.0) -> Outcome:
+    async def wait(
+        self, item: str | Item, *, timeout: float | None = None, poll_interval: float = 2.0
+    ) -> Outcome:
         initial = item if isinstance(item, Item) else await self.get(item)
         return await self._wait(initial, timeout, poll_interval, "org")
 
@@ -105,7 +109,9 @@ class AsyncBeckon:
         except BeckonError as error:
             return error
 
-    async def _wait(self, initial: Item, timeout: float | None, poll_interval: float, scope: Scope | None) -> Outcome:
+    async def _wait(
+        self, initial: Item, timeout: float | None, poll_interval: float, scope: Scope | None
+    ) -> Outcome:
         done = outcome_of(initial)
         if done:
             return done
@@ -156,7 +162,9 @@ class AsyncBeckon:
         state = StreamState(scope, last_event_id)
         while True:
             try:
-                async with self._http.stream("GET", "/mcp/sse", **state.request_options()) as response:  # type: ignore[arg-type]
+                async with self._http.stream(
+                    "GET", "/mcp/sse", headers=state.headers(), params=state.params(), timeout=STREAM_TIMEOUT
+                ) as response:
                     if not response.is_success:
                         await response.aread()
                         raise _calls.error_of(response)

@@ -13,7 +13,7 @@ import httpx
 
 from . import _calls
 from ._calls import Call, Settings
-from ._stream import Scope, Signal, StreamState
+from ._stream import STREAM_TIMEOUT, Scope, Signal, StreamState
 from ._wait import POLL, Outcome, Waiter, outcome_of
 from .errors import BeckonError
 from .models import Form, Identity, Item, ItemFields, ItemPage, ListFilters, StreamEvent
@@ -117,7 +117,9 @@ class Beckon:
         except BeckonError as error:
             return error
 
-    def _wait(self, initial: Item, timeout: float | None, poll_interval: float, scope: Scope | None) -> Outcome:
+    def _wait(
+        self, initial: Item, timeout: float | None, poll_interval: float, scope: Scope | None
+    ) -> Outcome:
         done = outcome_of(initial)
         if done:
             return done
@@ -139,7 +141,9 @@ class Beckon:
         finally:
             stop.set()
 
-    def _follow(self, scope: Scope | None, signals: queue.Queue[Signal | BaseException], stop: threading.Event) -> None:
+    def _follow(
+        self, scope: Scope | None, signals: queue.Queue[Signal | BaseException], stop: threading.Event
+    ) -> None:
         """A wait's stream, read on its own thread; ends at the first signal after ``stop``."""
         try:
             for signal in self._stream(scope, None, stop):
@@ -167,7 +171,9 @@ class Beckon:
             elif signal.kind == "reset" and on_reset:
                 on_reset(signal.reason or "")
 
-    def _stream(self, scope: Scope | None, last_event_id: str | None, stop: threading.Event | None = None) -> Iterator[Signal]:
+    def _stream(
+        self, scope: Scope | None, last_event_id: str | None, stop: threading.Event | None = None
+    ) -> Iterator[Signal]:
         state = StreamState(scope, last_event_id)
 
         def pause(seconds: float) -> None:
@@ -178,7 +184,9 @@ class Beckon:
 
         while not (stop and stop.is_set()):
             try:
-                with self._http.stream("GET", "/mcp/sse", **state.request_options()) as response:  # type: ignore[arg-type]
+                with self._http.stream(
+                    "GET", "/mcp/sse", headers=state.headers(), params=state.params(), timeout=STREAM_TIMEOUT
+                ) as response:
                     if not response.is_success:
                         response.read()
                         raise _calls.error_of(response)
@@ -209,4 +217,3 @@ class Question(Item):
         seconds (then status ``timeout``); None waits until decided."""
         assert self._beckon is not None, "a Question comes from Beckon.ask()"
         return self._beckon._wait(self, timeout, poll_interval, None)
-
