@@ -9,7 +9,7 @@ compares them with the document of a running server). Timestamps stay ISO 8601 s
 import dataclasses
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, ClassVar, Literal, Required, TypedDict, TypeVar
+from typing import Any, ClassVar, Literal, Required, Self, TypedDict
 
 Level = Literal["info", "warning", "error", "success"]
 Status = Literal["open", "answered", "dismissed", "archived", "expired", "withdrawn"]
@@ -113,44 +113,42 @@ class ListFilters(TypedDict, total=False):
     q: str
 
 
-T = TypeVar("T")
+class Model:
+    """Base of the answer dataclasses: ``from_dict`` builds one from the JSON the server sent,
+    converting nested values (``_nested``: field → converter), ignoring fields the class does not
+    know (a newer server may add some) and leaving missing ones at their default or None."""
+
+    _nested: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        values: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            if not field.init:
+                continue
+            if field.name in data:
+                raw = data[field.name]
+                convert = cls._nested.get(field.name)
+                values[field.name] = convert(raw) if convert and raw is not None else raw
+            elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                values[field.name] = None
+        return cls(**values)
 
 
-def _build(cls: type[T], data: Mapping[str, Any]) -> T:
-    """A dataclass from JSON: nested values converted, fields the class does not know ignored (a
-    newer server may add some), missing ones left at their default or None."""
-    nested: Mapping[str, Callable[[Any], Any]] = getattr(cls, "_nested", {})
-    values: dict[str, Any] = {}
-    for field in dataclasses.fields(cls):
-        if not field.init:
-            continue
-        if field.name in data:
-            raw = data[field.name]
-            convert = nested.get(field.name)
-            values[field.name] = convert(raw) if convert and raw is not None else raw
-        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-            values[field.name] = None
-    return cls(**values)
-
-
-def _many(cls: type[T]) -> Callable[[Any], list[T]]:
-    return lambda rows: [_build(cls, row) for row in rows]
+def _many(cls: type[Model]) -> Callable[[Any], list[Any]]:
+    return lambda rows: [cls.from_dict(row) for row in rows]
 
 
 @dataclasses.dataclass
-class Actor:
+class Actor(Model):
     """Who did something: ``type`` and ``id`` (null for the system and for a timeout policy)."""
 
     type: ActorType
     id: str | None
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Actor":
-        return _build(cls, data)
-
 
 @dataclasses.dataclass
-class Approvals:
+class Approvals(Model):
     """An item's approval rule and its count so far."""
 
     required: int
@@ -163,7 +161,7 @@ class Approvals:
 
 
 @dataclasses.dataclass
-class Response:
+class Response(Model):
     """One answer to an item (every answer is kept, oldest first)."""
 
     by: Actor
@@ -176,7 +174,7 @@ class Response:
 
 
 @dataclasses.dataclass
-class Item:
+class Item(Model):
     """A notification or question, as the server answers it."""
 
     id: str
@@ -219,17 +217,13 @@ class Item:
         "answered_by": Actor.from_dict,
         "claimed_by": Actor.from_dict,
         "created_by": Actor.from_dict,
-        "approvals": lambda data: _build(Approvals, data),
+        "approvals": Approvals.from_dict,
         "responses": _many(Response),
     }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Item":
-        return _build(cls, data)
-
 
 @dataclasses.dataclass
-class ItemPage:
+class ItemPage(Model):
     """One page of ``list()``: pass ``next_cursor`` back for the next (None: no more)."""
 
     items: list[Item]
@@ -237,13 +231,9 @@ class ItemPage:
 
     _nested: ClassVar[Mapping[str, Callable[[Any], Any]]] = {"items": _many(Item)}
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ItemPage":
-        return _build(cls, data)
-
 
 @dataclasses.dataclass
-class Identity:
+class Identity(Model):
     """Who a token is (``GET /api/me``): an agent's key has ``agent_id`` and ``source`` api_key."""
 
     user_id: str
@@ -254,13 +244,9 @@ class Identity:
     permissions: list[str]
     client_id: str | None = None
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Identity":
-        return _build(cls, data)
-
 
 @dataclasses.dataclass
-class StreamEvent:
+class StreamEvent(Model):
     """An event of the agent event stream (``GET /mcp/sse``): ``type`` is ``item.created``,
     ``item.answered``...; ``id`` is the resume point (``last_event_id``)."""
 
@@ -270,7 +256,3 @@ class StreamEvent:
     item: Item | None
 
     _nested: ClassVar[Mapping[str, Callable[[Any], Any]]] = {"item": Item.from_dict}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "StreamEvent":
-        return _build(cls, data)
