@@ -3,6 +3,7 @@ and resume rules meet real broken answers and connections."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -49,6 +50,10 @@ class FaultyProxy:
         self.target = target
         self.decide = decide
         self.requests: list[Seen] = []
+        #: Event streams the server has answered (it subscribes before answering), and cut.
+        self.streams_opened = 0
+        self.streams_cut = 0
+        self._changed = threading.Condition()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -64,6 +69,18 @@ class FaultyProxy:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def wait_for(self, check: Callable[[FaultyProxy], bool], timeout: float = 60.0) -> None:
+        """Blocks until ``check(self)`` holds (an event stream opened, or was cut)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: check(self), timeout):
+                raise AssertionError("the proxy never saw it")
+
+    def _count(self, opened: int = 0, cut: int = 0) -> None:
+        with self._changed:
+            self.streams_opened += opened
+            self.streams_cut += cut
+            self._changed.notify_all()
 
     def seen(self, method: str, path: str) -> list[Seen]:
         with self._lock:
@@ -123,6 +140,7 @@ class FaultyProxy:
                 self.send_response(upstream.status_code)
                 self.send_header("content-type", "text/event-stream")
                 self.end_headers()
+                proxy._count(opened=1)
                 sent = ""
                 try:
                     for chunk in upstream.iter_text():
@@ -133,6 +151,9 @@ class FaultyProxy:
                                 # Exactly the first event, then the connection drops.
                                 self.wfile.write(text[len(sent) : end + 2].encode())
                                 self.wfile.flush()
+                                self.close_connection = True
+                                self.connection.shutdown(socket.SHUT_RDWR)
+                                proxy._count(cut=1)
                                 break
                         self.wfile.write(chunk.encode())
                         self.wfile.flush()

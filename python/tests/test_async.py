@@ -73,9 +73,12 @@ def test_notify_get_and_list_pages(server: Server, person: Person) -> None:
 def test_events_resume_after_the_last_one_seen(server: Server, person: Person) -> None:
     title = f"Async stream {uuid.uuid4()}"
 
+    proxy = FaultyProxy(server.url, lambda method, path, n: PASS)
+
     async def scenario(client: AsyncBeckon) -> None:
         async def ask_later() -> None:
-            await asyncio.sleep(0.5)
+            # Once the server has answered the stream (it subscribes it first): no event missed.
+            await asyncio.to_thread(proxy.wait_for, lambda p: p.streams_opened >= 1)
             await client.ask(title, form=YES_NO)
 
         asking = asyncio.create_task(ask_later())
@@ -92,7 +95,8 @@ def test_events_resume_after_the_last_one_seen(server: Server, person: Person) -
                 assert (event.type, event.item.response) == ("item.answered", {"ok": True})
                 break
 
-    run(server, scenario)
+    with proxy:
+        run(server, scenario, proxy.url)
 
 
 def test_retries_and_errors(server: Server) -> None:

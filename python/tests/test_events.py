@@ -4,13 +4,14 @@ a resume the server cannot serve, and the Server-Sent Events decoder itself."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from beckon import Beckon, StreamEvent, UnauthorizedError
 from beckon._stream import SseDecoder, SseMessage
-from conftest import YES_NO, Person, Server, later
+from conftest import YES_NO, Person, Server
 from proxy import PASS, Fault, FaultyProxy
 
 
@@ -25,14 +26,30 @@ def of_item(events: Iterator[StreamEvent], item_id: str, count: int) -> list[Str
     raise AssertionError("the stream ended")
 
 
+def once_streaming(proxy: FaultyProxy, action: Callable[[], object]) -> None:
+    """Runs ``action`` on another thread once the server has answered the stream's connection
+    (it subscribes the stream before answering, so no event of the action is missed)."""
+
+    def run() -> None:
+        proxy.wait_for(lambda p: p.streams_opened >= 1)
+        action()
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+def passing(server: Server) -> FaultyProxy:
+    return FaultyProxy(server.url, lambda method, path, n: PASS)
+
+
 def test_events_arrive_and_a_later_stream_resumes_after_the_last_one_seen(
-    beckon: Beckon, person: Person
+    beckon: Beckon, person: Person, server: Server
 ) -> None:
     title = f"Watch me {uuid.uuid4()}"
-    later(0.5, lambda: beckon.ask(title, form=YES_NO))
-    stream = beckon.events()
-    created = next(event for event in stream if event.item and event.item.title == title)
-    stream.close()
+    with passing(server) as proxy, Beckon(proxy.url, server.agent_token) as client:
+        once_streaming(proxy, lambda: beckon.ask(title, form=YES_NO))
+        stream = client.events()
+        created = next(event for event in stream if event.item and event.item.title == title)
+        stream.close()
     assert created.item and (created.type, created.item.status) == ("item.created", "open")
     assert uuid.UUID(created.id) and created.created_at
 
@@ -45,16 +62,23 @@ def test_events_arrive_and_a_later_stream_resumes_after_the_last_one_seen(
     assert answered.item and (answered.item.status, answered.item.response) == ("answered", {"ok": True})
 
 
+def cut_first_stream(method: str, path: str, seen_before: int) -> Fault:
+    return Fault("cut-stream") if path == "/mcp/sse" and seen_before == 0 else PASS
+
+
 def test_the_stream_reconnects_with_last_event_id_after_a_drop(person: Person, server: Server) -> None:
-    cut_first = (
-        lambda method, path, n: Fault("cut-stream") if path == "/mcp/sse" and n == 0 else PASS
-    )  # noqa: E731
-    with FaultyProxy(server.url, cut_first) as proxy, Beckon(proxy.url, server.agent_token) as client:
+    with FaultyProxy(server.url, cut_first_stream) as proxy, Beckon(proxy.url, server.agent_token) as client:
         first, second = client.ask("First", form=YES_NO), client.ask("Second", form=YES_NO)
+
         # The first answer is the first event: the connection drops right after it, and the
         # second answer is given while the client is away.
-        later(0.5, lambda: person.answer(first.id, {"ok": True}))
-        later(1.0, lambda: person.answer(second.id, {"ok": False}))
+        def answer_both() -> None:
+            proxy.wait_for(lambda p: p.streams_opened >= 1)
+            person.answer(first.id, {"ok": True})
+            proxy.wait_for(lambda p: p.streams_cut >= 1)
+            person.answer(second.id, {"ok": False})
+
+        threading.Thread(target=answer_both, daemon=True).start()
         stream = client.events()
         seen: list[StreamEvent] = []
         for event in stream:
@@ -72,13 +96,16 @@ def test_the_stream_reconnects_with_last_event_id_after_a_drop(person: Person, s
         assert connections[1].headers["last-event-id"] == seen[0].id
 
 
-def test_an_unknown_resume_point_is_reported_and_the_live_stream_follows(beckon: Beckon) -> None:
+def test_an_unknown_resume_point_is_reported_and_the_live_stream_follows(
+    beckon: Beckon, server: Server
+) -> None:
     resets: list[str] = []
     title = f"After the reset {uuid.uuid4()}"
-    later(0.5, lambda: beckon.notify(title))
-    stream = beckon.events(last_event_id=str(uuid.uuid4()), on_reset=resets.append)
-    event = next(event for event in stream if event.item and event.item.title == title)
-    stream.close()
+    with passing(server) as proxy, Beckon(proxy.url, server.agent_token) as client:
+        once_streaming(proxy, lambda: beckon.notify(title))
+        stream = client.events(last_event_id=str(uuid.uuid4()), on_reset=resets.append)
+        event = next(event for event in stream if event.item and event.item.title == title)
+        stream.close()
     assert resets == ["unknown or expired Last-Event-ID"]
     assert event.type == "item.created"
 

@@ -3,6 +3,8 @@ server at the deadline, or not at all."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 from beckon import Beckon, Question
@@ -90,8 +92,17 @@ def test_wait_polls_while_the_event_stream_is_unavailable(person: Person, server
     decide = lambda method, path, n: unavailable if path == "/mcp/sse" else PASS  # noqa: E731
     with FaultyProxy(server.url, decide) as proxy, Beckon(proxy.url, server.agent_token) as client:
         question = client.ask("Poll me", form=YES_NO)
-        later(0.5, lambda: person.answer(question.id, {"ok": True}))
-        outcome = question.wait(timeout=20, poll_interval=0.2)
+        read = f"/api/items/{question.id}"
+
+        def answer_while_polled() -> None:
+            # A second read is sent only once the first is answered: that one saw it open.
+            while len(proxy.seen("GET", read)) < 2:
+                time.sleep(0.05)
+            person.answer(question.id, {"ok": True})
+
+        threading.Thread(target=answer_while_polled, daemon=True).start()
+        outcome = question.wait(timeout=60, poll_interval=0.2)
+        # Every stream attempt was refused: only repeated reads (the answer waited for two of
+        # them) can have seen the answer.
         assert (outcome.status, outcome.values) == ("answered", {"ok": True})
         assert len(proxy.seen("GET", "/mcp/sse")) >= 1
-        assert len(proxy.seen("GET", f"/api/items/{question.id}")) >= 2
