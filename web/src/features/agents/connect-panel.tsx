@@ -7,7 +7,7 @@ type Snippet = { id: string; label: string; intro: string; code: string };
  * Ready-to-paste ways for an agent to use its key: MCP (HTTP, then asking as a task or with a
  * bounded wait, or stdio), the SDK, the CLI and plain HTTP.
  */
-function snippets(origin: string, key: string): Snippet[] {
+export function snippets(origin: string, key: string): Snippet[] {
   return [
     {
       id: 'mcp',
