@@ -5578,6 +5578,301 @@ export type Procedures = {
       };
     };
   };
+  gate: {
+    request: {
+      type: "mutation";
+      input: {
+        rule: string;
+        title: string;
+        message?: string;
+        assignees?: Array<{
+          type: "user";
+          id: string;
+        } | {
+          type: "team";
+          id: string;
+        } | {
+          type: "role";
+          name: string;
+        }>;
+        channel?: string;
+        priority?: number;
+        metadata?: {
+          [key: string]: unknown;
+        };
+        timeout_seconds?: number;
+        grant_minutes?: number;
+      };
+      output: {
+        item: null | {
+          message: null | string;
+          org_id: string;
+          agent_id: null | string;
+          id: string;
+          title: string;
+          status: "open" | "answered" | "dismissed" | "archived" | "expired" | "withdrawn";
+          level: "error" | "info" | "success" | "warning";
+          priority: number;
+          channel_id: null | string;
+          tags: Array<string>;
+          form: null | {
+            id: string;
+            fields: Array<{
+              type: "yesno";
+              id: string;
+              label: string;
+              default?: boolean;
+              yes_label?: string;
+              no_label?: string;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            } | {
+              type: "checkbox";
+              id: string;
+              label: string;
+              default?: boolean;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            } | {
+              type: "text";
+              id: string;
+              label: string;
+              default?: string;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+              min_length?: number;
+              max_length?: number;
+            } | {
+              type: "textarea";
+              id: string;
+              label: string;
+              default?: string;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+              min_length?: number;
+              max_length?: number;
+            } | {
+              type: "number";
+              id: string;
+              label: string;
+              default?: number;
+              min?: number;
+              max?: number;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            } | {
+              type: "select";
+              id: string;
+              label: string;
+              options: Array<{
+                value: string;
+                label: string;
+              }>;
+              default?: string;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            } | {
+              type: "radio";
+              id: string;
+              label: string;
+              options: Array<{
+                value: string;
+                label: string;
+              }>;
+              default?: string;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            } | {
+              type: "multiselect";
+              id: string;
+              label: string;
+              options: Array<{
+                value: string;
+                label: string;
+              }>;
+              default?: Array<string>;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            } | {
+              type: "date";
+              id: string;
+              label: string;
+              default?: string;
+              required?: boolean;
+              placeholder?: string;
+              help?: string;
+            }>;
+          };
+          metadata: {
+            [key: string]: unknown;
+          };
+          callback_url: null | string;
+          deadline_at: null | string;
+          on_timeout: {
+            action: "expire";
+          } | {
+            values: {
+              [key: string]: unknown;
+            };
+            action: "answer";
+          } | {
+            action: "dismiss";
+          };
+          approvals: null | {
+            required: number;
+            field: string;
+            approve_value: null | string;
+            exclude_creator: boolean;
+            any_rejection_closes: boolean;
+            approved: number;
+            rejected: number;
+          };
+          channel: null | string;
+          assignees: Array<{
+            type: "user";
+            id: string;
+          } | {
+            type: "team";
+            id: string;
+          } | {
+            type: "role";
+            name: string;
+          }>;
+          escalation: Array<{
+            after: string;
+            action: "remind";
+          } | {
+            after: string;
+            action: "escalate";
+            to: Array<{
+              type: "user";
+              id: string;
+            } | {
+              type: "team";
+              id: string;
+            } | {
+              type: "role";
+              name: string;
+            }>;
+          }>;
+          created_by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          response: null | {
+            [key: string]: unknown;
+          };
+          answered_at: null | string;
+          answered_by: null | {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          answered_via: null | "email" | "slack";
+          acked_at: null | string;
+          snoozed_until: null | string;
+          pinned: boolean;
+          archived_at: null | string;
+          created_at: string;
+          updated_at: string;
+          responses: Array<{
+            at: string;
+            values: {
+              [key: string]: unknown;
+            };
+            user_id: null | string;
+            by: {
+              type: "user" | "agent" | "system" | "policy";
+              id: null | string;
+            };
+            approves: null | boolean;
+          }>;
+          claimed_by: null | {
+            type: "user" | "agent";
+            id: string;
+          };
+          claimed_at: null | string;
+          escalation_step: number;
+          next_escalation_at: null | string;
+        };
+        grant: null | {
+          id: string;
+          rule: string;
+          agent_id: null | string;
+          item_id: string;
+          granted_by: {
+            type: "user" | "agent" | "system" | "policy";
+            id: null | string;
+          };
+          note: null | string;
+          created_at: string;
+          expires_at: string;
+        };
+      };
+    };
+    grant: {
+      type: "mutation";
+      input: {
+        item_id: string;
+      };
+      output: {
+        id: string;
+        rule: string;
+        agent_id: null | string;
+        item_id: string;
+        granted_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        note: null | string;
+        created_at: string;
+        expires_at: string;
+      };
+    };
+    list: {
+      type: "query";
+      input: void;
+      output: Array<{
+        id: string;
+        rule: string;
+        agent_id: null | string;
+        item_id: string;
+        granted_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        note: null | string;
+        created_at: string;
+        expires_at: string;
+      }>;
+    };
+    revoke: {
+      type: "mutation";
+      input: {
+        id: string;
+      };
+      output: {
+        id: string;
+        rule: string;
+        agent_id: null | string;
+        item_id: string;
+        granted_by: {
+          type: "user" | "agent" | "system" | "policy";
+          id: null | string;
+        };
+        note: null | string;
+        created_at: string;
+        expires_at: string;
+      };
+    };
+  };
 };
 
 /** The shape of a tRPC error answer (its `data` carries the REST status and body). */
