@@ -21,7 +21,9 @@ describe('shell commands', () => {
       'echo "a && b"',
       'x',
     ]);
-    expect(splitCommands("nohup nice -n 5 timeout 10s FOO=1 rm -rf 'a;b' 2>&1")).toEqual(["rm -rf 'a;b' 2>&1"]);
+    expect(splitCommands("nohup nice -n 5 timeout 10s FOO=1 rm -rf 'a;b' 2>&1")).toEqual([
+      "rm -rf 'a;b' 2>&1",
+    ]);
     expect(splitCommands('a\nb')).toEqual(['a', 'b']);
   });
 
@@ -103,8 +105,12 @@ describe('other tools', () => {
     expect(verdict(policy, mcp('mcp__github__create_issue'))).toBe('ask mcp__github__*');
     expect(verdict({ ...policy, ask: [] }, mcp('mcp__github__get_issue'))).toBe('allow mcp__github__get_*');
     const fetch = (url: string): ToolCall => ({ tool: 'WebFetch', input: { url } });
-    expect(verdict(policy, fetch('https://docs.example.com/a'))).toBe('allow WebFetch(domain:docs.example.com)');
-    expect(verdict(policy, fetch('https://evil.example.com/a'))).toBe('ask WebFetch(domain:evil.example.com)');
+    expect(verdict(policy, fetch('https://docs.example.com/a'))).toBe(
+      'allow WebFetch(domain:docs.example.com)',
+    );
+    expect(verdict(policy, fetch('https://evil.example.com/a'))).toBe(
+      'ask WebFetch(domain:evil.example.com)',
+    );
   });
 });
 

@@ -20,8 +20,8 @@ const FILE_RULES: Record<string, string[]> = {
   Glob: ['Glob'],
 };
 
-const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-const wildcard = (pattern: string) => new RegExp(`^${pattern.split('*').map(escape).join('.*')}$`, 's');
+const escapeRegExp = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+const wildcard = (pattern: string) => new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 's');
 
 /** Parses one rule; throws on one that is not `Tool` or `Tool(specifier)`. */
 export function parseRule(text: string): Rule {
@@ -41,7 +41,7 @@ export function parseRule(text: string): Rule {
  */
 function commandPattern(specifier: string): RegExp {
   const legacy = specifier.endsWith(':*') ? `${specifier.slice(0, -2)} *` : specifier;
-  const source = legacy.split('*').map(escape).join('.*');
+  const source = legacy.split('*').map(escapeRegExp).join('.*');
   return new RegExp(`^${legacy.endsWith(' *') ? `${source.slice(0, -3)}(?: .*)?` : source}$`, 's');
 }
 

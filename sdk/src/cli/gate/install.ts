@@ -67,7 +67,8 @@ export async function install(options: InstallOptions): Promise<string[]> {
   const settings: Settings = (await readJson<Settings>(settingsFile)) ?? {};
   settings.hooks ??= {};
   for (const event of options.events) {
-    const entries = (settings.hooks[event] ??= []);
+    const entries = settings.hooks[event] ?? [];
+    settings.hooks[event] = entries;
     const present = entries.some((entry) => entry.hooks?.some((hook) => hook.command === options.command));
     if (present) {
       done.push(`kept the ${event} hook in ${settingsFile}`);
