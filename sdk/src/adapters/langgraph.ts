@@ -1,5 +1,11 @@
 import { Command, getConfig, interrupt } from '@langchain/langgraph';
-import { type Approval, awaitApproval, type BeckonClient, type PendingApproval, startApproval } from '@beckon/sdk';
+import {
+  type Approval,
+  awaitApproval,
+  type BeckonClient,
+  type PendingApproval,
+  startApproval,
+} from '@beckon/sdk';
 import { type AdapterOptions, toolRequest } from './request';
 
 export { refusal } from './request';
@@ -51,7 +57,7 @@ export async function beckonResume(
   graph: { getState: (config: never) => Promise<Snapshot> },
   config: { configurable?: Record<string, unknown> },
   options: { beckon: BeckonClient; timeoutMs?: number; signal?: AbortSignal },
-): Promise<Command | null> {
+): Promise<Command<Approval | Record<string, Approval>, Record<string, never>, never> | null> {
   const snapshot = await graph.getState(config as never);
   const pending = snapshot.tasks
     .flatMap((task) => task.interrupts)
@@ -67,5 +73,7 @@ export async function beckonResume(
   for (const [index, { id, value }] of pending.entries())
     answers[id ?? String(index)] = await awaitApproval(options.beckon, value.beckon_approval, wait);
   const only = pending.length === 1 ? Object.values(answers)[0] : undefined;
-  return new Command({ resume: only ?? answers });
+  return new Command<Approval | Record<string, Approval>, Record<string, never>, never>({
+    resume: only ?? answers,
+  });
 }

@@ -4,7 +4,8 @@ import { type AdapterOptions, refusal, toolRequest } from './request';
 
 /** Where the questions' item ids live: the run context, so they travel in `state.toString()`. */
 const KEY = 'beckonApprovals';
-type Asked = Record<string, PendingApproval>;
+/** `run` tells this run's questions apart from another's with the same call ids (Idempotency-Key). */
+type Carried = { run: string; asked: Record<string, PendingApproval> };
 // biome-ignore lint/suspicious/noExplicitAny: any agent and context, as RunState itself takes them
 type AnyState = RunState<any, any>;
 
@@ -16,12 +17,12 @@ const callIdOf = (item: RunToolApprovalItem) => {
 };
 
 /** The run context's user object (made a plain object if the run had none). */
-function carrier(state: AnyState): Asked {
+function carrier(state: AnyState): Carried {
   const context = state._context;
   if (context.context === undefined || context.context === null) context.context = {};
   const user = context.context as Record<string, unknown>;
-  user[KEY] ??= {};
-  return user[KEY] as Asked;
+  user[KEY] ??= { run: crypto.randomUUID(), asked: {} } satisfies Carried;
+  return user[KEY] as Carried;
 }
 
 /**
@@ -31,7 +32,7 @@ function carrier(state: AnyState): Asked {
  */
 export async function askForApprovals(state: AnyState, options: BeckonApprovalOptions): Promise<string[]> {
   const { beckon, ...request } = options;
-  const asked = carrier(state);
+  const { run, asked } = carrier(state);
   const items: string[] = [];
   for (const interruption of state.getInterruptions()) {
     const callId = callIdOf(interruption);
@@ -43,7 +44,7 @@ export async function askForApprovals(state: AnyState, options: BeckonApprovalOp
     const started = await startApproval(
       beckon,
       toolRequest(interruption.name ?? 'tool', JSON.parse(interruption.arguments ?? '{}'), request),
-      { idempotencyKey: `openai-agents:${callId}` },
+      { idempotencyKey: `openai-agents:${run}:${callId}` },
     );
     if ('approval' in started) state.approve(interruption);
     else {
@@ -63,7 +64,7 @@ export async function applyApprovals(
   state: AnyState,
   options: { beckon: BeckonClient; timeoutMs?: number; signal?: AbortSignal },
 ): Promise<{ approved: string[]; rejected: string[] }> {
-  const asked = carrier(state);
+  const { asked } = carrier(state);
   const approved: string[] = [];
   const rejected: string[] = [];
   for (const interruption of state.getInterruptions()) {
