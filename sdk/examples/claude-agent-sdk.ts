@@ -2,9 +2,10 @@
 // Run: BECKON_URL=... BECKON_TOKEN=... npx tsx examples/claude-agent-sdk.ts
 // With ANTHROPIC_API_KEY set this runs a real query() (the SDK starts its CLI); without it, it
 // shows the decision for one realistic call, as the SDK would make it.
+
+import { query } from '@anthropic-ai/claude-agent-sdk';
 import { createClient } from '@beckon/sdk';
 import { beckonCanUseTool } from '@beckon/sdk/claude-agent-sdk';
-import { query } from '@anthropic-ai/claude-agent-sdk';
 
 const beckon = createClient({ baseUrl: process.env.BECKON_URL ?? '', token: process.env.BECKON_TOKEN ?? '' });
 const canUseTool = beckonCanUseTool({

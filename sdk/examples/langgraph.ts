@@ -3,7 +3,7 @@
 // Run: BECKON_URL=... BECKON_TOKEN=... npx tsx examples/langgraph.ts
 import { createClient } from '@beckon/sdk';
 import { approvalInterrupt, beckonResume, refusal } from '@beckon/sdk/langgraph';
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { type AIMessage, ToolMessage } from '@langchain/core/messages';
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { langGraphModel } from './scripted-models';
 

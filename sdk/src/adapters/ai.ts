@@ -1,5 +1,5 @@
-import type { ToolApprovalStatus } from 'ai';
 import { askApproval, type BeckonClient } from '@beckon/sdk';
+import type { ToolApprovalStatus } from 'ai';
 import { type AdapterOptions, refusal, toolRequest } from './request';
 
 export type BeckonToolApprovalOptions = AdapterOptions & {

@@ -1,4 +1,3 @@
-import { Command, getConfig, interrupt } from '@langchain/langgraph';
 import {
   type Approval,
   awaitApproval,
@@ -6,6 +5,7 @@ import {
   type PendingApproval,
   startApproval,
 } from '@beckon/sdk';
+import { Command, getConfig, interrupt } from '@langchain/langgraph';
 import { type AdapterOptions, toolRequest } from './request';
 
 export { refusal } from './request';

@@ -1,5 +1,5 @@
-import type { RunState, RunToolApprovalItem } from '@openai/agents';
 import { awaitApproval, type BeckonClient, type PendingApproval, startApproval } from '@beckon/sdk';
+import type { RunState, RunToolApprovalItem } from '@openai/agents';
 import { type AdapterOptions, refusal, toolRequest } from './request';
 
 /** Where the questions' item ids live: the run context, so they travel in `state.toString()`. */
