@@ -7,8 +7,15 @@ import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { createClient } from '@beckon/sdk';
 import { beckonCanUseTool } from '@beckon/sdk/claude-agent-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
-import { until } from '../sdk/helpers';
+import {
+  Factories,
+  type Finished,
+  finishedRun,
+  type HttpClient,
+  startTestServer,
+  type TestServer,
+} from '../harness';
+import { openQuestion } from './questions';
 
 /**
  * The framework adapters with each framework's real package and a scripted model (the SDK's
@@ -22,7 +29,7 @@ let agentToken: string;
 let work: string;
 
 type Item = { id: string; title: string; status: string; tags: string[]; message: string };
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = Finished;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -48,28 +55,11 @@ function example(file: string, args: string[] = []): Promise<Run> {
       ANTHROPIC_API_KEY: '',
     },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return finishedRun(child);
 }
 
-const openQuestion = async (title: string): Promise<Item> => {
-  let found: Item | undefined;
-  await until(async () => {
-    const { items } = (await person.get<{ items: Item[] }>('/api/items?status=open&limit=200')).body;
-    found = items.find((i) => i.tags.includes('gate') && i.title === title);
-    return found !== undefined;
-  }, 45_000);
-  return found!;
-};
 const answer = async (title: string, values: Record<string, unknown>) => {
-  const { id } = await openQuestion(title);
+  const { id } = await openQuestion(person, title);
   expect((await person.post(`/api/items/${id}/answer`, { values })).status).toBe(200);
   return id;
 };

@@ -4,8 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, freePort, type HttpClient, startTestServer, type TestServer } from '../harness';
-import { until } from '../sdk/helpers';
+import {
+  Factories,
+  type Finished,
+  finishedRun,
+  freePort,
+  type HttpClient,
+  startTestServer,
+  type TestServer,
+} from '../harness';
+import { gateItems as gateItems_, openQuestion } from './questions';
 
 const BIN = fileURLToPath(new URL('../../../sdk/bin/beckon.mjs', import.meta.url));
 
@@ -24,7 +32,7 @@ type Item = {
   assignees: unknown[];
   metadata: Record<string, unknown>;
 };
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = Finished;
 
 beforeAll(async () => {
   // The worker expires questions at their deadline.
@@ -59,16 +67,9 @@ function gate(input: unknown, env: Record<string, string> = {}, args: string[] =
   const child = spawn(process.execPath, [BIN, 'gate', ...args], {
     env: { ...process.env, BECKON_URL: server.resource.baseUrl, BECKON_TOKEN: agentToken, ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
+  const done = finishedRun(child);
   child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return done;
 }
 
 const decision = (run: Run) => {
@@ -77,20 +78,8 @@ const decision = (run: Run) => {
   return JSON.parse(run.stdout) as { hookSpecificOutput: Record<string, unknown> };
 };
 
-const gateItems = async () =>
-  (await person.get<{ items: Item[] }>('/api/items?limit=200&include_archived=true')).body.items.filter((i) =>
-    i.tags.includes('gate'),
-  );
-
-/** The open gate question whose title is `title`, once the gate has asked it. */
-async function question(title: string): Promise<Item> {
-  let found: Item | undefined;
-  await until(async () => {
-    found = (await gateItems()).find((i) => i.title === title && i.status === 'open');
-    return found !== undefined;
-  });
-  return found!;
-}
+const gateItems = () => gateItems_<Item>(person);
+const question = (title: string) => openQuestion<Item>(person, title);
 
 describe('beckon gate', () => {
   it('decides allow and deny rules without asking anyone', async () => {
@@ -245,15 +234,5 @@ describe('beckon gate install', () => {
   });
 });
 
-function gateRun(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, 'gate', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const gateRun = (args: string[]): Promise<Run> =>
+  finishedRun(spawn(process.execPath, [BIN, 'gate', ...args]));

@@ -8,9 +8,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, freePort, type HttpClient, startTestServer, type TestServer } from '../harness';
-import { until } from '../sdk/helpers';
 // @ts-expect-error: a plain JavaScript module (the test's wrapped server), without declarations.
 import { notesServer } from './notes-server.mjs';
+import { gateItems as gateItems_, openQuestion } from './questions';
 
 const BIN = fileURLToPath(new URL('../../../mcp/bin/beckon-mcp.mjs', import.meta.url));
 const NOTES_SERVER = fileURLToPath(new URL('./notes-server.mjs', import.meta.url));
@@ -60,19 +60,8 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
 const notes = async (client: Client) =>
   JSON.parse((await call(client, 'read_notes')).content[0]!.text) as string[];
 
-const gateItems = async () =>
-  (await person.get<{ items: Item[] }>('/api/items?limit=200')).body.items.filter((i) =>
-    i.tags.includes('gate'),
-  );
-
-async function question(prefix: string): Promise<Item> {
-  let found: Item | undefined;
-  await until(async () => {
-    found = (await gateItems()).find((i) => i.title.startsWith(prefix) && i.status === 'open');
-    return found !== undefined;
-  });
-  return found!;
-}
+const gateItems = () => gateItems_<Item>(person);
+const question = (prefix: string) => openQuestion<Item>(person, prefix);
 
 const answer = async (id: string, values: Record<string, unknown>) =>
   expect((await person.post(`/api/items/${id}/answer`, { values })).status).toBe(200);
