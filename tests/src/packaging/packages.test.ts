@@ -215,7 +215,7 @@ describe('a project that installed @beckon/sdk with npm', () => {
     const load = (code: string) =>
       runProgram(process.execPath, ['--input-type=module', '-e', code], { cwd: sdkOnly });
     const esm = await load(
-      "const [ai, oa, cl] = await Promise.all(['ai', 'openai-agents', 'claude-agent-sdk'].map((p) => import(`@beckon/sdk/${p}`)));" +
+      "const [ai, oa, cl] = await Promise.all(['ai', 'openai-agents', 'claude-agent-sdk'].map((p) => import('@beckon/sdk/' + p)));" +
         'console.log(typeof ai.beckonToolApproval, typeof oa.askForApprovals, typeof cl.beckonCanUseTool);',
     );
     expect(esm).toMatchObject({ code: 0, stdout: 'function function function\n' });
