@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type TestServer } from '../harness';
+import { until } from '../sdk/helpers';
 import { type Dashboard, dashboardPerFile } from './browser';
 
 let server: TestServer;
@@ -28,11 +29,11 @@ describe('the gates in the dashboard', () => {
 
     const expected: Array<[string, RegExp]> = [
       ['Claude Code', /beckon gate install/],
-      ['MCP gate', /"@beckon\/mcp",\s+"gate",\s+"--"/],
-      ['AI SDK', /toolApproval: beckonToolApproval\(\{ beckon \}\)/],
+      ['Gate proxy', /"@beckon\/mcp",\s+"gate",\s+"--"/],
+      ['Vercel AI', /toolApproval: beckonToolApproval\(\{ beckon \}\)/],
       ['OpenAI Agents', /askForApprovals\(result\.state, \{ beckon \}\)/],
       ['LangGraph', /approvalInterrupt\('drop_table'/],
-      ['Claude Agent SDK', /beckonCanUseTool\(\{ beckon, policy/],
+      ['Claude Agent', /beckonCanUseTool\(\{ beckon, policy/],
     ];
     for (const [tab, code] of expected) {
       await page.getByRole('tab', { name: tab, exact: true }).click();
@@ -57,7 +58,14 @@ describe('the gates in the dashboard', () => {
     await page.getByRole('radio', { name: 'Allow for 15 minutes' }).click();
     await page.getByLabel('Note for the agent (optional)').fill('release day');
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByText('release day').first().waitFor();
+    await until(
+      async () =>
+        (await agent.get<{ status: string }>(`/api/items/${asked.body.item.id}`)).body.status === 'answered',
+    );
+    const answered = await agent.get<{ response: unknown; answered_by: unknown }>(
+      `/api/items/${asked.body.item.id}`,
+    );
+    expect(answered.body.response).toEqual({ decision: 'allow_for', note: 'release day' });
     const grant = await agent.post<{ rule: string; note: string }>('/api/gate/grants', {
       item_id: asked.body.item.id,
     });

@@ -32,7 +32,7 @@ ${JSON.stringify(
     },
     {
       id: 'mcp-gate',
-      label: 'MCP gate',
+      label: 'Gate proxy',
       intro:
         'Any MCP server behind your approval: tools that are not read-only wait for your decision (a refusal is a tool error the model reads).',
       code: JSON.stringify(
@@ -51,7 +51,7 @@ ${JSON.stringify(
     },
     {
       id: 'ai-sdk',
-      label: 'AI SDK',
+      label: 'Vercel AI',
       intro: 'Vercel AI SDK (ai 7): each tool call waits for your decision.',
       code: `${client}
 import { beckonToolApproval } from '@beckon/sdk/ai';
@@ -91,7 +91,7 @@ if (resume) await graph.invoke(resume, config);`,
     },
     {
       id: 'claude-agent-sdk',
-      label: 'Claude Agent SDK',
+      label: 'Claude Agent',
       intro: 'Claude Agent SDK: canUseTool with the same policy rules as beckon gate.',
       code: `${client}
 import { beckonCanUseTool } from '@beckon/sdk/claude-agent-sdk';
