@@ -15,12 +15,22 @@ type Stats = {
   p95: number;
   min: number;
   max: number;
+  /** CPU time (user + system) of the runs, per run: what the command costs whatever the load. */
+  cpu: number;
 };
+
+/** CPU time used by this process's ended children so far, in ms (Linux: clock ticks of 10 ms). */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
 
 /** Runs a command `runs` times after `warmup` runs, hyperfine-like: wall time from spawn to exit. */
 function measure(name: string, args: string[], input: string, runs: number, warmup = 3): Stats {
   const times: number[] = [];
+  let cpuBefore = 0;
   for (let i = 0; i < warmup + runs; i++) {
+    if (i === warmup) cpuBefore = childrenCpuMs();
     const started = performance.now();
     const run = spawnSync(process.execPath, args, { input, encoding: 'utf8' });
     const ms = performance.now() - started;
@@ -30,11 +40,12 @@ function measure(name: string, args: string[], input: string, runs: number, warm
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
   const mean = times.reduce((sum, t) => sum + t, 0) / times.length;
-  return { name, runs, mean, median: at(0.5), p95: at(0.95), min: times[0] as number, max: at(1) };
+  const cpu = (childrenCpuMs() - cpuBefore) / runs;
+  return { name, runs, mean, median: at(0.5), p95: at(0.95), min: times[0] as number, max: at(1), cpu };
 }
 
 const row = (s: Stats) =>
-  `| ${s.name} | ${s.runs} | ${[s.mean, s.median, s.p95, s.min, s.max].map((v) => v.toFixed(1)).join(' | ')} |`;
+  `| ${s.name} | ${s.runs} | ${[s.mean, s.median, s.p95, s.min, s.max, s.cpu].map((v) => v.toFixed(1)).join(' | ')} |`;
 
 /**
  * `pnpm bench gate`: `beckon gate` (the built CLI, as npm installs it) deciding by an allow rule
@@ -82,8 +93,8 @@ export function gateDecisions(): string[] {
     if (!allow.includes('"permissionDecision":"allow"')) throw new Error(`unexpected decision: ${allow}`);
     return [
       `beckon gate, ${runs} runs each after 3 warm-up runs, Node ${process.version}, ${cpus().length} cores (ms):`,
-      '| command | runs | mean | median | p95 | min | max |',
-      '|---|---|---|---|---|---|---|',
+      '| command | runs | mean | median | p95 | min | max | CPU per run |',
+      '|---|---|---|---|---|---|---|---|',
       ...results.map(row),
       `machine load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`,
     ];
