@@ -1,9 +1,9 @@
+import { GATE_METADATA_KEY, type GateGrantView } from '@beckon/contracts/gate/gate.contract';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { getItem } from '../items/read-items';
-import { GATE_METADATA_KEY, type GateGrantView } from './gate.contract';
 
 type GrantRow = {
   id: string;

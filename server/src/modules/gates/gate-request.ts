@@ -1,14 +1,14 @@
-import type { Identity } from '../../auth/identity';
-import type { Deps } from '../../deps';
-import { createItem } from '../items/create-item';
-import type { Form } from '../items/form.contract';
 import {
   GATE,
   GATE_METADATA_KEY,
   type GateDecision,
   type GateRequestInput,
   type GateRequestView,
-} from './gate.contract';
+} from '@beckon/contracts/gate/gate.contract';
+import type { Form } from '@beckon/contracts/items/form.contract';
+import type { Identity } from '../../auth/identity';
+import type { Deps } from '../../deps';
+import { createItem } from '../items/create-item';
 import { grantInForce } from './gate-grants';
 
 /** The question every gate request asks: a decision, and a note the agent reads as the reason. */
