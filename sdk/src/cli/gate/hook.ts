@@ -50,7 +50,10 @@ export async function loadPolicy(
     }
     try {
       const policy = compilePolicy(JSON.parse(text));
-      return { policy, projectDir: given ? (event.cwd ?? process.cwd()) : path.dirname(path.dirname(file)) };
+      const projectDir = given
+        ? (env.CLAUDE_PROJECT_DIR ?? event.cwd ?? process.cwd())
+        : path.dirname(path.dirname(file));
+      return { policy, projectDir };
     } catch (error) {
       throw new SetupError(`the policy ${file} is not valid: ${(error as Error).message}`);
     }
