@@ -212,6 +212,8 @@ class Item(Model):
     on_timeout: OnTimeout
     approvals: Approvals | None
     responses: list[Response]
+    names: dict[str, str]
+    """Display names by id of the people (name, else email), agents and teams the item refers to."""
 
     _nested: ClassVar[Mapping[str, Callable[[Any], Any]]] = {
         "answered_by": Actor.from_dict,
