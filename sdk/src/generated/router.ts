@@ -193,6 +193,8 @@ export type Procedures = {
           approve_value?: string;
           exclude_creator?: boolean;
           any_rejection_closes?: boolean;
+          allow_agents?: boolean;
+          allow_timeout_answer?: boolean;
         };
         assignees?: Array<{
           type: "user";
@@ -357,6 +359,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -571,6 +575,8 @@ export type Procedures = {
             approve_value: null | string;
             exclude_creator: boolean;
             any_rejection_closes: boolean;
+            allow_agents: boolean;
+            allow_timeout_answer: boolean;
             approved: number;
             rejected: number;
           };
@@ -777,6 +783,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -991,6 +999,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -1198,6 +1208,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -1403,6 +1415,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -1607,6 +1621,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -1811,6 +1827,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -2015,6 +2033,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -2219,6 +2239,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -2423,6 +2445,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -2627,6 +2651,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -2831,6 +2857,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -3035,6 +3063,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -3239,6 +3269,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -3453,6 +3485,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -3657,6 +3691,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -3861,6 +3897,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };
@@ -4300,6 +4338,8 @@ export type Procedures = {
             approve_value?: string;
             exclude_creator?: boolean;
             any_rejection_closes?: boolean;
+            allow_agents?: boolean;
+            allow_timeout_answer?: boolean;
           };
           assignees?: Array<{
             type: "user";
@@ -5013,6 +5053,8 @@ export type Procedures = {
           approve_value?: string;
           exclude_creator?: boolean;
           any_rejection_closes?: boolean;
+          allow_agents?: boolean;
+          allow_timeout_answer?: boolean;
         };
         assignees?: Array<{
           type: "user";
@@ -5177,6 +5219,8 @@ export type Procedures = {
           approve_value: null | string;
           exclude_creator: boolean;
           any_rejection_closes: boolean;
+          allow_agents: boolean;
+          allow_timeout_answer: boolean;
           approved: number;
           rejected: number;
         };

@@ -321,6 +321,10 @@ describe('approvals from Slack', () => {
       'Your answer is recorded. It needs 2 approvals: 1 so far.',
     ]);
     expect((await item(created.id)).status).toBe('open');
+    // A linked Slack user is a person: counted as Dave on an item that does not allow agents.
+    const [approved] = await server.database.sql<{ actor_id: string; data: Record<string, unknown> }[]>`
+      select actor_id, data from audit_entries where item_id = ${created.id} and action = 'item.approve'`;
+    expect(approved).toEqual({ actor_id: dave.id, data: { answered_via: 'slack' } });
     expect((await interact(server, click(TEAM.id, 'UDAVE', 'COPS', found.No!))).status).toBe(200);
     expect(ephemeralsTo('UDAVE').at(-1)?.params.text).toBe(
       'You have already answered this item: nothing changed.',

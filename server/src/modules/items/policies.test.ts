@@ -27,8 +27,10 @@ const rule = (overrides: Partial<StoredApprovals> = {}): StoredApprovals => ({
   required: 2,
   field: 'ok',
   approve_value: null,
-  exclude_creator: false,
+  exclude_creator: true,
   any_rejection_closes: false,
+  allow_agents: false,
+  allow_timeout_answer: false,
   creator_user_id: 'creator',
   ...overrides,
 });
@@ -66,6 +68,30 @@ describe('itemPolicies', () => {
       'u',
     );
     expect(on_timeout).toEqual({ action: 'answer', values: { ok: false } });
+  });
+
+  it('refuses an answer policy on an item collecting approvals unless the rule allows it', () => {
+    const on_timeout = { action: 'answer' as const, values: { ok: true } };
+    expect(
+      refusal(() => itemPolicies({ form, deadline_at, on_timeout, approvals: { required: 2 } }, 'u')),
+    ).toEqual({
+      http: 400,
+      body: {
+        error: 'invalid request',
+        fields: { on_timeout: expect.stringContaining('allow_timeout_answer') },
+      },
+    });
+    const allowed = itemPolicies(
+      { form, deadline_at, on_timeout, approvals: { required: 2, allow_timeout_answer: true } },
+      'u',
+    );
+    expect(allowed).toMatchObject({ on_timeout, approvals: { allow_timeout_answer: true } });
+    const dismiss = { action: 'dismiss' as const };
+    expect(
+      itemPolicies({ form, deadline_at, on_timeout: dismiss, approvals: { required: 2 } }, 'u'),
+    ).toMatchObject({
+      on_timeout: dismiss,
+    });
   });
 
   it('refuses an approve_value on a yesno field and requires one on a choice field', () => {
@@ -108,7 +134,7 @@ describe('answerStep', () => {
   });
 
   it('refuses a second answer, the excluded creator, and a blank deciding field', () => {
-    const item = { approvals: rule({ exclude_creator: true }), responses: [answered('a', false)] };
+    const item = { approvals: rule(), responses: [answered('a', false)] };
     expect(refusal(() => answerStep(item, user('a'), 'a', { ok: true }, at))).toEqual({
       http: 409,
       body: { error: 'you have already answered this item', status: 'open' },
@@ -129,5 +155,10 @@ describe('answerStep', () => {
       approved: 1,
       rejected: 1,
     });
+  });
+
+  it('the view shows the flags an older stored rule lacks as false', () => {
+    const { allow_agents: _a, allow_timeout_answer: _t, ...older } = rule();
+    expect(approvalsView(older, [])).toMatchObject({ allow_agents: false, allow_timeout_answer: false });
   });
 });
