@@ -5612,13 +5612,9 @@ export type Procedures = {
     };
     link: {
       type: "mutation";
-      input: {
-        token: string;
-      };
+      input: void;
       output: {
-        team_id: string;
-        slack_user_id: string;
-        user_id: string;
+        url: string;
       };
     };
   };

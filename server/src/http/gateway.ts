@@ -158,7 +158,7 @@ export async function buildGateway(
 }
 
 /** What the gateway tells the processes about the client, as it determined it under TRUST_PROXY. */
-const forwardedHeaders = (request: FastifyRequest) => ({
+const forwardedHeaders = (request: Pick<FastifyRequest, 'ip' | 'host' | 'protocol'>) => ({
   'x-forwarded-for': request.ip,
   'x-forwarded-host': request.host,
   'x-forwarded-proto': request.protocol,

@@ -10,7 +10,7 @@ const SECRET_PATHS = /^(\/api\/webhooks\/inbound\/|\/auth\/invitations\/(?!accep
 
 /** Percent-escapes of ASCII characters decoded; anything else left as it is (never throws). */
 const decodeAscii = (path: string) =>
-  path.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
+  path.replace(/%[0-7][0-9a-f]/gi, (hex) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
 
 /**
  * The path with its secret segment redacted. It is matched with its ASCII escapes decoded, so

@@ -2,17 +2,16 @@ import { z } from 'zod';
 import { router } from '../../trpc/init';
 import { permissionProcedure, sessionProcedure } from '../../trpc/procedures';
 import { disconnect, SLACK_PERMISSION, slackStatus, startInstall } from './connection.service';
-import { linkSlackUser } from './links.service';
+import { startLink } from './links.service';
 import { deleteRoute, listRoutes, listSlackChannels, putRoute } from './routes.service';
 import {
   slackMeta,
-  ZLinkSlackInput,
   ZPutSlackRouteInput,
   ZSlackChannel,
   ZSlackInstall,
-  ZSlackLink,
   ZSlackRoute,
   ZSlackRouteRef,
+  ZSlackSignIn,
   ZSlackStatus,
 } from './slack.contract';
 
@@ -26,7 +25,11 @@ export const slackRouter = router({
   install: manage
     .meta(slackMeta.install)
     .output(ZSlackInstall)
-    .mutation(({ ctx }) => startInstall(ctx.deps, ctx.identity)),
+    .mutation(async ({ ctx }) => {
+      const { url, cookie } = await startInstall(ctx.deps, ctx.identity);
+      ctx.responseHeaders['set-cookie'] = cookie;
+      return { url };
+    }),
   disconnect: manage
     .meta(slackMeta.disconnect)
     .output(ZSlackStatus)
@@ -51,7 +54,10 @@ export const slackRouter = router({
     .mutation(({ ctx, input }) => deleteRoute(ctx.deps, ctx.identity, input.channel_id)),
   link: sessionProcedure
     .meta(slackMeta.link)
-    .input(ZLinkSlackInput)
-    .output(ZSlackLink)
-    .mutation(({ ctx, input }) => linkSlackUser(ctx.deps, ctx.identity, input.token)),
+    .output(ZSlackSignIn)
+    .mutation(async ({ ctx }) => {
+      const { url, cookie } = await startLink(ctx.deps, ctx.identity);
+      ctx.responseHeaders['set-cookie'] = cookie;
+      return { url };
+    }),
 });
