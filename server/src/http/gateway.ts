@@ -24,13 +24,14 @@ export const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health
 /**
  * The dashboard's pages and files: scripts only from this origin (the session token lives in
  * localStorage, so an injected script must find no way in), never framed, no referrer (sign-in
- * links carry tokens in their URL). Images may come from https (Markdown in messages).
+ * links carry tokens in their URL). Images only from here or inline: a remote image in an item's
+ * Markdown would tell its sender who opened the item and when (the dashboard shows it as a link).
  */
 const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data: blob: https:",
+  "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",
