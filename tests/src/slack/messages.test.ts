@@ -341,6 +341,23 @@ describe('approvals from Slack', () => {
   });
 });
 
+describe('an answer by the timeout policy', () => {
+  it("is the policy's in the updated message, never a person's", async () => {
+    const created = (
+      await owner.post<Item>('/api/items', {
+        title: 'Rotate keys?',
+        channel_id: opsId,
+        form: YES_NO,
+        deadline_at: new Date(Date.now() + 1000).toISOString(),
+        on_timeout: { action: 'answer', values: { ok: false } },
+      })
+    ).body;
+    await fake.waitForMention('chat.postMessage', created.id);
+    const update = await waitForUpdate(created.id);
+    expect(JSON.stringify(update.params.blocks)).toContain('Answered by the timeout policy');
+  });
+});
+
 describe('isolation', () => {
   it("never lets one organization's Slack reach another's items or people", async () => {
     const other = await f.team(server.resource);
