@@ -1,11 +1,19 @@
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, mcpRequest, startTestServer, type TestServer } from '../harness';
+import {
+  Factories,
+  type HttpClient,
+  mcpRequest,
+  receiverPool,
+  startTestServer,
+  type TestServer,
+} from '../harness';
+import { watchOutcomes } from '../harness/outcome-watch';
 
 /**
  * Approvals are given by people: an agent's credential (API key, a third-party client's OAuth
  * token) is refused unless the item allows agents, the creator is excluded by default, and a
- * timeout policy may answer only where the item says so (its answer: timeout-policies.test.ts).
+ * timeout policy may answer only where the item says so, marked as the policy's wherever it shows.
  */
 
 type Actor = { type: string; id: string | null };
@@ -21,16 +29,22 @@ type TimelineEntry = { action: string | null; actor_type: string; data: Record<s
 let server: TestServer;
 let f: Factories;
 
-const FORM = { id: 'change', fields: [{ id: 'approve', type: 'yesno', label: 'Approve?' }] };
+const FORM = { id: 'change', fields: [{ id: 'approve', type: 'yesno' as const, label: 'Approve?' }] };
+const POLICY = { type: 'policy', id: null };
 const AGENT_REFUSED = {
   error: 'an agent may not answer an item collecting approvals (approvals.allow_agents is off)',
 };
 
+const receivers = receiverPool();
+
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ worker: true });
   f = new Factories(server.database.db);
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await receivers.closeAll();
+  await server?.close();
+});
 
 async function team() {
   const t = await f.team(server.resource);
@@ -191,5 +205,52 @@ describe('the timeout policy of an item collecting approvals', () => {
       approvals: { allow_timeout_answer: true },
       on_timeout: answerPolicy,
     });
+  });
+
+  it("with allow_timeout_answer, decides a quorum not reached, marked as the policy's everywhere", async () => {
+    const { org, owner, user, ada } = await team();
+    const key = await f.apiKey(org.id, user.id);
+    const { callback, webhook, stream, agent } = await watchOutcomes(
+      server.resource.baseUrl,
+      receivers,
+      owner,
+      key.token,
+    );
+    const question = await agent.ask({
+      title: 'Rotate the keys?',
+      form: FORM,
+      approvals: { required: 2, allow_timeout_answer: true },
+      deadline_at: deadline(1500),
+      on_timeout: { action: 'answer', values: { approve: false } },
+      callback_url: callback.url,
+    });
+    // One person approved in time; the quorum was not reached.
+    expect((await answer(ada.api, question.item.id, true)).status).toBe(200);
+
+    expect(await question.waitForAnswer({ timeoutMs: 20_000 })).toMatchObject({ byPolicy: true });
+    const [call] = await callback.waitFor(1);
+    expect(JSON.parse(call!.body)).toMatchObject({ event: 'item.answered', answered_by: POLICY });
+    const [delivery] = await webhook.waitFor(1);
+    expect(JSON.parse(delivery!.body)).toMatchObject({ data: { item: { answered_by: POLICY } } });
+    await stream.until((events) => events.some((e) => e.event === 'item.answered'));
+    const event = stream.events.find((e) => e.event === 'item.answered');
+    expect(JSON.parse(event!.data)).toMatchObject({ item: { answered_by: POLICY } });
+    stream.close();
+
+    const viaMcp = await mcpRequest<{ content: Array<{ text: string }> }>(
+      server.resource.baseUrl,
+      key.token,
+      'tools/call',
+      { name: 'service.get', arguments: { id: question.item.id } },
+    );
+    const item = JSON.parse(viaMcp.body.result!.content[0]!.text) as Item;
+    expect(item).toMatchObject({ status: 'answered', answered_by: POLICY, approvals: { approved: 1 } });
+    expect(item.responses.map((r) => r.by.type)).toEqual(['user', 'policy']);
+    const entries = (await timeline(owner, item.id)).filter((e) => e.action?.startsWith('item.'));
+    expect(entries.map((e) => [e.action, e.actor_type])).toEqual([
+      ['item.create', 'agent'],
+      ['item.approve', 'user'],
+      ['item.answer', 'policy'],
+    ]);
   });
 });

@@ -1,14 +1,7 @@
-import { createClient, type Form } from '@beckon/sdk';
+import type { Form } from '@beckon/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Factories,
-  type HttpClient,
-  mcpRequest,
-  receiverPool,
-  startTestServer,
-  type TestServer,
-} from '../harness';
-import { openEventStream } from '../harness/sse';
+import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
+import { watchOutcomes } from '../harness/outcome-watch';
 
 /**
  * Timeout policies: at the deadline the expiry job (graphile-worker, scheduled at `deadline_at`)
@@ -24,7 +17,6 @@ type Item = {
   answered_by: Actor | null;
   answered_at: string | null;
   on_timeout: { action: string; values?: Record<string, unknown> };
-  approvals: { approved: number } | null;
   responses: Array<{ by: Actor; values: Record<string, unknown>; at: string }>;
 };
 
@@ -122,27 +114,15 @@ describe('creating an item with on_timeout', () => {
   });
 });
 
-/**
- * Where an item's outcome reaches its agent: a callback receiver, a webhook subscribed to
- * `item.answered`, the agent's event stream, and the SDK.
- */
-async function outcomeWatch(person: HttpClient, agentToken: string) {
-  const callback = await receivers.start();
-  const webhook = await receivers.start();
-  expect(
-    (await person.post('/api/webhooks', { name: 'w', url: webhook.url, events: ['item.answered'] })).status,
-  ).toBe(201);
-  const stream = await openEventStream(`${server.resource.baseUrl}/mcp/sse`, {
-    authorization: `Bearer ${agentToken}`,
-  });
-  const agent = createClient({ baseUrl: server.resource.baseUrl, token: agentToken });
-  return { callback, webhook, stream, agent };
-}
-
 describe('at the deadline', () => {
   it('answers with the declared values as the policy: callback, webhook, event stream and SDK say so', async () => {
     const { person, key } = await account();
-    const { callback, webhook, stream, agent } = await outcomeWatch(person, key.token);
+    const { callback, webhook, stream, agent } = await watchOutcomes(
+      server.resource.baseUrl,
+      receivers,
+      person,
+      key.token,
+    );
     const question = await agent.ask({
       title: 'Deploy tonight?',
       form: FORM,
@@ -248,59 +228,6 @@ describe('at the deadline', () => {
       response: { ok: true },
       answered_by: { type: 'user', id: user.id },
     });
-  });
-});
-
-describe('on an item collecting approvals', () => {
-  it("with allow_timeout_answer, decides a quorum not reached, marked as the policy's everywhere", async () => {
-    // Refused without allow_timeout_answer: approvals-people.test.ts.
-    const { person, key, org } = await account();
-    const { callback, webhook, stream, agent } = await outcomeWatch(person, key.token);
-    const question = await agent.ask({
-      title: 'Rotate the keys?',
-      form: FORM,
-      approvals: { required: 2, allow_timeout_answer: true },
-      deadline_at: soon(1500),
-      on_timeout: { action: 'answer', values: { ok: false } },
-      callback_url: callback.url,
-    });
-    // One person approved in time; the quorum was not reached.
-    const colleague = await f.user();
-    await f.member(org.id, colleague.id, 'member');
-    const approver = server.resource.as((await f.session(colleague.id, org.id)).token);
-    expect(
-      (await approver.post(`/api/items/${question.item.id}/answer`, { values: { ok: true } })).status,
-    ).toBe(200);
-
-    expect(await question.waitForAnswer({ timeoutMs: 20_000 })).toMatchObject({ byPolicy: true });
-    const [call] = await callback.waitFor(1);
-    expect(JSON.parse(call!.body)).toMatchObject({ event: 'item.answered', answered_by: POLICY });
-    const [delivery] = await webhook.waitFor(1);
-    expect(JSON.parse(delivery!.body)).toMatchObject({ data: { item: { answered_by: POLICY } } });
-    await stream.until((events) => events.some((e) => e.event === 'item.answered'));
-    const event = stream.events.find((e) => e.event === 'item.answered');
-    expect(JSON.parse(event!.data)).toMatchObject({ item: { answered_by: POLICY } });
-    stream.close();
-
-    const viaMcp = await mcpRequest<{ content: Array<{ text: string }> }>(
-      server.resource.baseUrl,
-      key.token,
-      'tools/call',
-      { name: 'service.get', arguments: { id: question.item.id } },
-    );
-    const item = JSON.parse(viaMcp.body.result!.content[0]!.text) as Item;
-    expect(item).toMatchObject({ status: 'answered', answered_by: POLICY, approvals: { approved: 1 } });
-    expect(item.responses.map((r) => r.by.type)).toEqual(['user', 'policy']);
-    const timeline = (
-      await person.get<Array<{ action?: string; actor_type: string }>>(`/api/items/${item.id}/timeline`)
-    ).body;
-    expect(
-      timeline.filter((e) => e.action?.startsWith('item.')).map((e) => [e.action, e.actor_type]),
-    ).toEqual([
-      ['item.create', 'agent'],
-      ['item.approve', 'user'],
-      ['item.answer', 'policy'],
-    ]);
   });
 });
 
