@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
+      'contracts/src/**/*.test.ts',
       'server/src/**/*.test.ts',
       'tests/src/**/*.test.ts',
       'sdk/src/**/*.test.ts',

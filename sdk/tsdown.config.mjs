@@ -5,8 +5,9 @@ const shared = {
   platform: /** @type {const} */ ('neutral'),
   target: 'node20',
   tsconfig: 'tsconfig.build.json',
-  // The router types are generated into src/generated, so the declarations need nothing from the
-  // server; @trpc/* stay imports (they are dependencies).
+  // tsconfig.build.json maps @beckon/contracts/client to the contract types written out as plain
+  // types (scripts/expand-client-types.mjs), so the declarations need neither the workspace nor
+  // zod; @trpc/* stay imports (they are dependencies).
   dts: true,
 };
 

@@ -1,7 +1,8 @@
+import type { ErrorBody } from '@beckon/contracts/client';
 import { TRPCClientError } from '@trpc/client';
 
 /** An error body as the API sends it: a string `error` plus fields that depend on the status. */
-export type ErrorBody = { error: string } & Record<string, unknown>;
+export type { ErrorBody };
 
 /** Every failed call rejects with a BeckonError: `status` and `body` are exactly what REST answers. */
 export class BeckonError extends Error {

@@ -1,29 +1,12 @@
-import type {
-  inferRouterInputs,
-  inferRouterOutputs,
-  TRPCBuiltRouter,
-  TRPCMutationProcedure,
-  TRPCQueryProcedure,
-  TRPCSubscriptionProcedure,
-} from '@trpc/server';
-import type { ErrorShape, Procedures } from './generated/router';
-
-type ProcedureOf<P> = P extends { type: 'query'; input: infer I; output: infer O }
-  ? TRPCQueryProcedure<{ input: I; output: O; meta: object }>
-  : P extends { type: 'mutation'; input: infer I; output: infer O }
-    ? TRPCMutationProcedure<{ input: I; output: O; meta: object }>
-    : P extends { type: 'subscription'; input: infer I; output: infer O }
-      ? TRPCSubscriptionProcedure<{ input: I; output: O; meta: object }>
-      : { [K in keyof P]: ProcedureOf<P[K]> };
+import type { AppRouter } from '@beckon/contracts/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 
 /**
- * The resource server's router as a client sees it: the procedures with their inputs and outputs
- * (generated from the server's own router, see src/generated), without the server's context.
+ * The resource server's router as a client sees it: every procedure with its input and output,
+ * typed from the contracts the server implements (published as plain types, see
+ * scripts/expand-client-types.mjs).
  */
-export type AppRouter = TRPCBuiltRouter<
-  { ctx: object; meta: object; errorShape: ErrorShape; transformer: false },
-  { [K in keyof Procedures]: ProcedureOf<Procedures[K]> }
->;
+export type { AppRouter };
 
 /** Inputs and outputs of every procedure. */
 export type RouterInputs = inferRouterInputs<AppRouter>;

@@ -1,3 +1,4 @@
+import type { AppRouter as AppContract, AuthRouter as AuthContract } from '@beckon/contracts/routers';
 import { accountsRouter } from './modules/accounts/router';
 import { adminRouter } from './modules/admin/router';
 import { attachmentsRouter } from './modules/attachments/router';
@@ -15,6 +16,7 @@ import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
+import type { MatchesContract } from './trpc/contract';
 import { createCallerFactory, mergeRouters, router } from './trpc/init';
 
 /** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
@@ -43,3 +45,9 @@ export const createCaller = createCallerFactory(appRouter);
 export const authRouter = router({ accounts: mergeRouters(accountsRouter, invitationAccountRouter) });
 
 export type AuthRouter = typeof authRouter;
+
+/** Compile-time proof that both routers are their contracts (contracts/src/routers.ts), which clients read. */
+export const routersMatchContracts: [
+  MatchesContract<AppRouter, AppContract>,
+  MatchesContract<AuthRouter, AuthContract>,
+] = [true, true];

@@ -1,7 +1,6 @@
+import type { ErrorBody } from '@beckon/contracts/errors';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-
-export type ErrorBody = { error: string } & Record<string, unknown>;
 
 export type PlanLimit = { key: string; limit: number; current: number; upgrade_url: string };
 

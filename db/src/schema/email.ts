@@ -1,10 +1,11 @@
+import { emailDigestPeriods } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamps, ts } from './columns';
 import { itemLevels, items } from './items';
 import { organizations, users } from './orgs';
 
-export const emailDigestPeriods = ['off', 'hourly', 'daily'] as const;
+export { emailDigestPeriods };
 
 /**
  * A person's email channel in one organization: mail on or off (off until they turn it on), and

@@ -1,3 +1,4 @@
+import { deliveryKinds } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamps } from './columns';
@@ -39,7 +40,7 @@ export const inboundWebhooks = pgTable(
 );
 
 /** What a delivery attempt was: an HTTP callback or webhook, a mail, or a Slack API call. */
-export const deliveryKinds = ['callback', 'webhook', 'email', 'slack'] as const;
+export { deliveryKinds };
 
 /** One row per outbound attempt: a callback or webhook (HTTP), a mail, or a Slack API call. */
 export const deliveryAttempts = pgTable(

@@ -1,3 +1,4 @@
+import { actorTypes, answerChannels, itemLevels, itemStatuses } from '@beckon/contracts/enums';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -15,14 +16,10 @@ import { createdAt, id, timestamps, ts, tsvector } from './columns';
 import { agents } from './credentials';
 import { organizations } from './orgs';
 
-export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expired', 'withdrawn'] as const;
-export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
-/** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
-export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
-/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
-export const answerChannels = ['email', 'slack'] as const;
+// The enum values are the wire contract's (contracts/src/enums.ts), stored as checked text.
+export { actorTypes, answerChannels, itemLevels, itemStatuses };
 
-/** An item's assignee as stored (the server's contract validates it: modules/items/assignment.contract.ts). */
+/** An item's assignee as stored (the server's contract validates it: contracts/src/assignment/assignment.contract.ts). */
 export type StoredAssignee = { type: 'user' | 'team'; id: string } | { type: 'role'; name: string };
 /** A step of an escalation policy as stored. */
 export type StoredEscalationStep =
@@ -39,7 +36,7 @@ export const channels = pgTable(
     name: text('name').notNull(),
     mode: text('mode').notNull().default('open'),
     description: text('description').notNull().default(''),
-    /** The escalation policy of its items that name none (modules/items/escalation.contract.ts). */
+    /** The escalation policy of its items that name none (contracts/src/assignment/assignment.contract.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     ...timestamps(),
   },

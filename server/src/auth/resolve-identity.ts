@@ -1,8 +1,8 @@
+import { agentPermissions } from '@beckon/contracts/permissions';
 import type { Sql } from '@beckon/db';
 import type { Clock } from '../clock';
 import type { CredentialCache } from './credential-cache';
 import type { Identity } from './identity';
-import { agentPermissions } from './permissions';
 import { hashToken } from './tokens';
 
 type Row = {

@@ -1,5 +1,5 @@
+import { EVENT_KINDS } from '@beckon/contracts/items/event-kinds';
 import { z } from 'zod';
-import { EVENT_KINDS } from '../modules/items/event-kinds';
 
 /** What one delivery sends, frozen when it is first attempted, and which attempt this is. */
 export const ZDeliveryJob = z.object({

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { can } from '@beckon/contracts/permissions';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity';
-import { can } from '../auth/permissions';
 import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod } from '../errors';

@@ -1,6 +1,6 @@
+import { can, type Permission } from '@beckon/contracts/permissions';
 import type { FastifyRequest } from 'fastify';
 import { bearerToken, type Identity } from '../auth/identity';
-import { can, type Permission } from '../auth/permissions';
 import { resolveIdentity } from '../auth/resolve-identity';
 import { bearerChallenge, type Deps } from '../deps';
 import { AppError } from '../errors';

@@ -1,7 +1,7 @@
+import { ZAttachmentRef } from '@beckon/contracts/attachments/attachment.contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod } from '../errors';
-import { ZAttachmentRef } from '../modules/attachments/attachment.contract';
 import { readAttachment } from '../modules/attachments/attachments.service';
 import { authenticate } from './authenticate';
 

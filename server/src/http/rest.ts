@@ -1,8 +1,8 @@
+import type { Meta } from '@beckon/contracts/meta';
 import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import type { Context } from '../trpc/context';
-import type { Meta } from '../trpc/init';
 
 /** How a tRPC v11 procedure is invoked (what its server-side caller does after the path lookup). */
 type Invoke = (opts: {

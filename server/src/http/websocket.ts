@@ -1,9 +1,9 @@
+import { can } from '@beckon/contracts/permissions';
 import type { WebSocket } from '@fastify/websocket';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity';
-import { can } from '../auth/permissions';
 import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
 import { isDatabaseUnavailable } from '../errors';

@@ -1,8 +1,8 @@
+import type { OnTimeout } from '@beckon/contracts/items/policies.contract';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { type ActionInput, actOnItem } from '../modules/items/act-on-item';
-import type { OnTimeout } from '../modules/items/policies.contract';
 
 const ZExpireJob = z.object({ item_id: z.uuid() });
 

@@ -1,5 +1,5 @@
+import { can } from '@beckon/contracts/permissions';
 import { memberIdentity } from '../auth/member-identity';
-import { can } from '../auth/permissions';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { turnEmailOff } from '../modules/email/email-settings.service';

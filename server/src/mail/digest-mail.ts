@@ -1,5 +1,5 @@
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Env } from '../env';
-import type { ItemView } from '../modules/items/item.contract';
 import { itemPageUrl, type MailRecipient, mailFooterText, mailHtml, unsubscribeHeaders } from './item-mail';
 import type { Mail } from './mailer';
 import { escapeHtml } from './markdown';

@@ -1,6 +1,6 @@
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Env } from '../env';
 import type { MailReason } from '../modules/email/email-entries';
-import type { ItemView } from '../modules/items/item.contract';
 import { expiresAt, linkUrl, signLink, UNSUBSCRIBE_TTL_HOURS } from './links';
 import { mailChoices } from './mail-choices';
 import type { Mail } from './mailer';

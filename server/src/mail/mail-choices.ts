@@ -1,4 +1,4 @@
-import type { Form } from '../modules/items/form.contract';
+import type { Form } from '@beckon/contracts/items/form.contract';
 
 /** One button of a mail: what it says and the answer it gives. */
 export type MailChoice = { label: string; values: Record<string, unknown> };

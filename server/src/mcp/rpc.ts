@@ -1,6 +1,6 @@
+import { can } from '@beckon/contracts/permissions';
 import { createCaller } from '../app-router';
 import type { Identity } from '../auth/identity';
-import { can } from '../auth/permissions';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod, toAppError, toJsonRpcError } from '../errors';
 import { PROGRESS_EVERY_MS, waitForOutcome } from './item-wait';

@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import type { createCaller } from '../app-router';
-import { ZName } from '../modules/channels/channels.contract';
-import { ZAddCommentInput, ZComment } from '../modules/items/comments.contract';
-import { ZForm } from '../modules/items/form.contract';
+import { ZName } from '@beckon/contracts/channels/channels.contract';
+import { ZAddCommentInput, ZComment } from '@beckon/contracts/items/comments.contract';
+import { ZForm } from '@beckon/contracts/items/form.contract';
 import {
   ZItem,
   ZItemFields,
@@ -10,7 +8,9 @@ import {
   ZItemList,
   ZListItemsInput,
   ZSnoozeInput,
-} from '../modules/items/item.contract';
+} from '@beckon/contracts/items/item.contract';
+import { z } from 'zod';
+import type { createCaller } from '../app-router';
 import { MAX_WAIT_SECONDS } from './item-wait';
 
 type Caller = ReturnType<typeof createCaller>;

@@ -1,21 +1,11 @@
-import { z } from 'zod';
 import { AppError } from '../errors';
-
-/** A list's page size: default 50, and a larger one is capped at 200 (not refused). */
-export const MAX_PAGE = 200;
-export const ZPageLimit = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .default(50)
-  .transform((n) => Math.min(n, MAX_PAGE))
-  .describe(`Page size, default 50, capped at ${MAX_PAGE}`);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Cursors of lists ordered newest first by a UUID v7 id (newest is greatest): base64url of the
- * last id shown. A cursor that does not decode to an id is a 400 on `cursor`.
+ * last id shown. A cursor that does not decode to an id is a 400 on `cursor`. (Page sizes:
+ * contracts/src/paging.ts.)
  */
 export const encodeIdCursor = (id: string) => Buffer.from(id).toString('base64url');
 

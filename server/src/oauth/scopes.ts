@@ -1,4 +1,4 @@
-import { AGENT_PERMISSIONS } from '../auth/permissions';
+import { AGENT_PERMISSIONS } from '@beckon/contracts/permissions';
 
 /**
  * The scopes a third-party client may ask for: an agent's permissions. A token acts with the

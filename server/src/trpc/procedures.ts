@@ -1,5 +1,5 @@
+import { can, type Permission } from '@beckon/contracts/permissions';
 import type { Identity } from '../auth/identity';
-import { can, type Permission } from '../auth/permissions';
 import { resolveIdentity, resolveInboundToken } from '../auth/resolve-identity';
 import { bearerChallenge } from '../deps';
 import { AppError } from '../errors';

@@ -1,5 +1,5 @@
+import { PERMISSION_CATALOG } from '@beckon/contracts/permissions';
 import { schema } from '@beckon/db';
-import { PERMISSION_CATALOG } from '@beckon/server/auth/permissions';
 import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

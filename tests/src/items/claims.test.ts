@@ -1,4 +1,4 @@
-import type { ItemView } from '@beckon/server/modules/items/item.contract';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 

@@ -1,5 +1,5 @@
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { startWorker, type WorkerHandle } from '@beckon/server/jobs/worker';
-import type { ItemView } from '@beckon/server/modules/items/item.contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
 

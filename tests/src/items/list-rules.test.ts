@@ -1,11 +1,11 @@
-import type { ItemView } from '@beckon/server/modules/items/item.contract';
-import { type ListItemsRequest, listedBy } from '@beckon/server/modules/items/list-rules';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
+import { type ListItemsRequest, listedBy } from '@beckon/contracts/items/list-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 
 /**
  * The dashboard moves a changed item in and out of its cached lists with `listedBy`
- * (server/src/modules/items/list-rules.ts) instead of asking the server again. This binds that
+ * (contracts/src/items/list-rules.ts) instead of asking the server again. This binds that
  * pure rule to the SQL of GET /api/items: for a varied set of items and many list requests, the
  * rule must list exactly what the server lists.
  */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ItemView } from '@beckon/server/modules/items/item.contract';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
 

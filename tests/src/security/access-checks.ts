@@ -1,4 +1,4 @@
-import { AGENT_PERMISSIONS, PERMISSION_CATALOG } from '@beckon/server/auth/permissions';
+import { AGENT_PERMISSIONS, PERMISSION_CATALOG } from '@beckon/contracts/permissions';
 import {
   type Answer,
   type Call,

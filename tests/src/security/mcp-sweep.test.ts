@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { AGENT_PERMISSIONS } from '@beckon/server/auth/permissions';
+import { AGENT_PERMISSIONS } from '@beckon/contracts/permissions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../harness';
 import { ownerKey } from './principals';

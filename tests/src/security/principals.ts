@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { AGENT_PERMISSIONS } from '@beckon/contracts/permissions';
 import { schema } from '@beckon/db';
-import { AGENT_PERMISSIONS } from '@beckon/server/auth/permissions';
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import type { TestServer } from '../harness';
 import type { Sessions } from './access-checks';

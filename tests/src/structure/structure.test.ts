@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const PACKAGES = ['server/src', 'web/src', 'sdk/src', 'db/src', 'mcp/src', 'tests/src'];
+const PACKAGES = ['contracts/src', 'server/src', 'web/src', 'sdk/src', 'db/src', 'mcp/src', 'tests/src'];
 const MAX_LINES = 300;
 
 function sourceFiles(dir: string): string[] {
@@ -66,6 +66,16 @@ const serverFiles = sourceFiles(path.join(root, 'server/src')).filter((f) => !f.
 const fileGraph = new Map(serverFiles.map((file) => [file, imports(file)]));
 const relative = (file: string) => path.relative(path.join(root, 'server/src'), file);
 
+/** The package imports of a file (`@beckon/contracts/x`, `zod`...), type-only ones included. */
+function packageImports(file: string): { spec: string; typeOnly: boolean }[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(import|export)(\s+type)?\s[^;]*?from\s+'([^.'][^']*)'/gs)].map((m) => ({
+    spec: m[3] as string,
+    typeOnly: m[2] !== undefined,
+  }));
+}
+const nonTest = (dir: string) => sourceFiles(path.join(root, dir)).filter((f) => !/\.test\.tsx?$/.test(f));
+
 describe('the structure of the code', () => {
   it('has no import cycle between server files', () => {
     expect(cycles(fileGraph).map((c) => c.map(relative))).toEqual([]);
@@ -91,5 +101,42 @@ describe('the structure of the code', () => {
       })
       .map((file) => path.relative(root, file));
     expect(long).toEqual([]);
+  });
+
+  it('has no import cycle between contract files', () => {
+    const contracts = nonTest('contracts/src');
+    const graph = new Map(contracts.map((file) => [file, imports(file)]));
+    expect(cycles(graph).map((c) => c.map((f) => path.relative(root, f)))).toEqual([]);
+  });
+
+  it('keeps the contracts free of the other packages: zod, and types of tRPC and trpc-to-openapi', () => {
+    const allowed = (i: { spec: string; typeOnly: boolean }) =>
+      i.spec === 'zod' || (i.typeOnly && ['@trpc/server', 'trpc-to-openapi'].includes(i.spec));
+    const foreign = nonTest('contracts/src').flatMap((file) =>
+      packageImports(file)
+        .filter((i) => !allowed(i))
+        .map((i) => `${path.relative(root, file)}: ${i.spec}`),
+    );
+    expect(foreign).toEqual([]);
+  });
+
+  it("lets the dashboard import no server file, and the SDK library only the contracts' client types", () => {
+    const web = nonTest('web/src').flatMap((file) =>
+      packageImports(file)
+        .filter((i) => /^@beckon\/(server|db)(\/|$)/.test(i.spec))
+        .map((i) => `${path.relative(root, file)}: ${i.spec}`),
+    );
+    expect(web).toEqual([]);
+    // The SDK's build maps @beckon/contracts/client to plain types (sdk/tsconfig.build.json); the
+    // CLI, which publishes no declarations, may bundle any contract.
+    const library = nonTest('sdk/src').filter((file) => !file.includes(`${path.sep}cli${path.sep}`));
+    const sdk = library.flatMap((file) =>
+      packageImports(file)
+        .filter(
+          (i) => i.spec.startsWith('@beckon/') && !(i.spec === '@beckon/contracts/client' && i.typeOnly),
+        )
+        .map((i) => `${path.relative(root, file)}: ${i.spec}`),
+    );
+    expect(sdk).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AppRouter, AuthRouter } from '@beckon/server/app-router';
+import type { AppRouter, AuthRouter } from '@beckon/contracts/routers';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';

@@ -1,12 +1,17 @@
+import type {
+  AccountView,
+  CreateOrgInput,
+  OrganizationView,
+  SessionGrant,
+} from '@beckon/contracts/accounts/account.contract';
 import type { Identity } from '../../auth/identity';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
-import { identityView } from '../identity/identity.contract';
-import type { AccountView, CreateOrgInput, OrganizationView } from './account.contract';
+import { identityView } from '../identity/identity-view';
 import { enabledProviders } from './external/providers';
-import { createSession, type SessionGrant } from './sessions';
+import { createSession } from './sessions';
 import { createOrganization } from './users';
 
 export async function describeAccount(deps: Deps, identity: Identity): Promise<AccountView> {

@@ -1,13 +1,13 @@
+import type { ApiKeyView, CreateApiKeyInput } from '@beckon/contracts/accounts/api-keys.contract';
+import { can } from '@beckon/contracts/permissions';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { can } from '../../auth/permissions';
 import { generateToken, hashToken } from '../../auth/tokens';
 import { fenceCaches } from '../../caches/fence';
 import { addDays } from '../../clock';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
-import type { ApiKeyView, CreateApiKeyInput } from './api-keys.contract';
 
 type KeyRow = Omit<ApiKeyView, 'created_at' | 'expires_at' | 'revoked_at'> & {
   created_at: Date;

@@ -1,10 +1,14 @@
+import type { SessionGrant } from '@beckon/contracts/accounts/account.contract';
+import {
+  MAGIC_LINK_MINUTES,
+  type RequestMagicLinkInput,
+  ZEmailAddress,
+} from '@beckon/contracts/accounts/magic-link.contract';
 import { uuidv7 } from 'uuidv7';
 import { generateToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { countNow } from '../../rate-limit/direct';
-import { MAGIC_LINK_MINUTES, type RequestMagicLinkInput, ZEmailAddress } from './magic-link.contract';
-import type { SessionGrant } from './sessions';
 import { signInByEmail } from './sign-in';
 import { normalizeEmail } from './users';
 

@@ -1,6 +1,6 @@
+import type { SessionGrant } from '@beckon/contracts/accounts/account.contract';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
-import { z } from 'zod';
 import { generateToken, hashToken } from '../../auth/tokens';
 import { addDays } from '../../clock';
 
@@ -16,17 +16,6 @@ export type SessionOrigin =
   | 'idp_a'
   | 'idp_b'
   | 'idp_c';
-
-/** What every sign-in answers: the bearer token (shown once) and the scope it carries. */
-export const ZSessionGrant = z
-  .object({
-    token: z.string().describe('Session bearer token; only its hash is stored'),
-    user_id: z.uuid(),
-    org_id: z.uuid(),
-    expires_at: z.string(),
-  })
-  .meta({ id: 'SessionGrant' });
-export type SessionGrant = z.infer<typeof ZSessionGrant>;
 
 /** A new session for a member of `orgId`; the raw token exists only in the answer. */
 export async function createSession(

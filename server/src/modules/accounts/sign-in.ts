@@ -1,6 +1,7 @@
+import type { SessionGrant } from '@beckon/contracts/accounts/account.contract';
 import type { Queryable } from '@beckon/db';
 import { recordAudit } from '../audit/audit.service';
-import { createSession, type SessionGrant, type SessionOrigin } from './sessions';
+import { createSession, type SessionOrigin } from './sessions';
 import { findOrCreateUser, type SignedInUser } from './users';
 
 export type SignIn = {

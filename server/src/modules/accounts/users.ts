@@ -6,8 +6,6 @@ import { AppError } from '../../errors';
 /** Emails are compared without case (users_email_key is on lower(email)). */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-
 /** A slug from any name: lowercase ASCII words joined by dashes. */
 export function slugify(name: string): string {
   const slug = name

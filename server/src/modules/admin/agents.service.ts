@@ -1,9 +1,9 @@
+import type { AgentView, CreateAgentInput } from '@beckon/contracts/admin/agents.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
-import type { AgentView, CreateAgentInput } from './agents.contract';
 
 type AgentRow = Omit<AgentView, 'created_at'> & { created_at: Date };
 const agentView = (row: AgentRow): AgentView => ({ ...row, created_at: row.created_at.toISOString() });

@@ -1,11 +1,16 @@
+import type {
+  AdminOrgView,
+  MemberView,
+  UpdateOrgInput,
+  UsageView,
+} from '@beckon/contracts/admin/members.contract';
+import { missingToGrant } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
-import { missingToGrant } from '../../auth/permissions';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError, isUniqueViolation } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
-import type { AdminOrgView, MemberView, UpdateOrgInput, UsageView } from './members.contract';
 
 type MemberRow = {
   user_id: string;

@@ -1,3 +1,4 @@
+import type { CreateRoleInput, RoleView, UpdateRoleInput } from '@beckon/contracts/admin/roles.contract';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
@@ -6,7 +7,6 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { requireHolding } from './members.service';
-import type { CreateRoleInput, RoleView, UpdateRoleInput } from './roles.contract';
 
 type RoleRow = Omit<RoleView, 'created_at'> & { created_at: Date };
 const roleView = (row: RoleRow): RoleView => ({ ...row, created_at: row.created_at.toISOString() });

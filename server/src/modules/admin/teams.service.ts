@@ -1,3 +1,9 @@
+import type {
+  CreateTeamInput,
+  TeamMemberView,
+  TeamView,
+  UpdateTeamInput,
+} from '@beckon/contracts/admin/teams.contract';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
@@ -6,7 +12,6 @@ import { AppError, isUniqueViolation } from '../../errors';
 import { slugify } from '../accounts/users';
 import { recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
-import type { CreateTeamInput, TeamMemberView, TeamView, UpdateTeamInput } from './teams.contract';
 
 type TeamRow = Omit<TeamView, 'created_at'> & { created_at: Date };
 const teamView = (row: TeamRow): TeamView => ({ ...row, created_at: row.created_at.toISOString() });

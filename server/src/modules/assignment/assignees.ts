@@ -1,6 +1,10 @@
+import {
+  type Assignee,
+  assigneeKey,
+  type Escalation,
+} from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
-import { type Assignee, assigneeKey, type Escalation } from './assignment.contract';
 
 /**
  * The assignees of a request that are not of the organization, as the request's field paths:

@@ -1,4 +1,4 @@
-import { durationMs, type EscalationStep } from './assignment.contract';
+import { durationMs, type EscalationStep } from '@beckon/contracts/assignment/assignment.contract';
 
 type Policy = { escalation: EscalationStep[]; escalation_step: number; status: string; created_at: Date };
 

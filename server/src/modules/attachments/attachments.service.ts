@@ -1,5 +1,10 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import {
+  ATTACHMENT_LIMITS,
+  type AttachmentView,
+  type CreateAttachmentInput,
+} from '@beckon/contracts/attachments/attachment.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import { actorOf } from '../../auth/identity';
@@ -8,7 +13,6 @@ import { AppError } from '../../errors';
 import type { StoredFile } from '../../storage/storage';
 import { recordItemChange } from '../items/item-changes';
 import { findItem } from '../items/item-queries';
-import { ATTACHMENT_LIMITS, type AttachmentView, type CreateAttachmentInput } from './attachment.contract';
 import { enforceStorageQuota } from './storage-quota';
 
 type AttachmentRow = {

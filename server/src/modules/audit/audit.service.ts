@@ -1,10 +1,9 @@
+import type { AuditEntryView, ListAuditInput } from '@beckon/contracts/audit/audit.contract';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { decodeIdCursor, encodeIdCursor } from '../paging';
-
-import type { AuditEntryView, ListAuditInput } from './audit.contract';
 
 export type AuditEntry = {
   orgId: string;

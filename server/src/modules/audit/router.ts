@@ -1,12 +1,11 @@
+import { auditProcedures } from '@beckon/contracts/audit/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
-import { auditMeta, ZAuditPage, ZListAuditInput } from './audit.contract';
 import { listAudit } from './audit.service';
 
 export const auditRouter = router({
-  list: permissionProcedure('audit.read')
-    .meta(auditMeta.list)
-    .input(ZListAuditInput)
-    .output(ZAuditPage)
-    .query(({ ctx, input }) => listAudit(ctx.deps, ctx.identity, input)),
+  list: implement(permissionProcedure('audit.read'), auditProcedures.list).query(({ ctx, input }) =>
+    listAudit(ctx.deps, ctx.identity, input),
+  ),
 });

@@ -1,10 +1,10 @@
+import type { PlanView, SubscriptionView } from '@beckon/contracts/billing/billing.contract';
 import type { Queryable } from '@beckon/db';
 import type Stripe from 'stripe';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
-import type { PlanView, SubscriptionView } from './billing.contract';
 import { type Payments, payments } from './payments';
 
 const STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'incomplete'] as const;

@@ -1,10 +1,10 @@
+import type { ChannelView, CreateChannelInput } from '@beckon/contracts/channels/channels.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError, isUniqueViolation } from '../../errors';
 import { checkAssignment } from '../assignment/assignees';
 import { recordOrgChange } from '../audit/audit.service';
-import type { ChannelView, CreateChannelInput } from './channels.contract';
 
 type ChannelRow = Omit<ChannelView, 'created_at'> & { created_at: Date };
 

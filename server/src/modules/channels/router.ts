@@ -1,17 +1,14 @@
-import { z } from 'zod';
+import { channelsProcedures } from '@beckon/contracts/channels/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
-import { channelMeta, ZChannel, ZCreateChannelInput } from './channels.contract';
 import { createChannel, listChannels } from './channels.service';
 
 export const channelsRouter = router({
-  list: permissionProcedure('items.read')
-    .meta(channelMeta.list)
-    .output(z.array(ZChannel))
-    .query(({ ctx }) => listChannels(ctx.deps, ctx.identity)),
-  create: permissionProcedure('channels.create')
-    .meta(channelMeta.create)
-    .input(ZCreateChannelInput)
-    .output(ZChannel)
-    .mutation(({ ctx, input }) => createChannel(ctx.deps, ctx.identity, input)),
+  list: implement(permissionProcedure('items.read'), channelsProcedures.list).query(({ ctx }) =>
+    listChannels(ctx.deps, ctx.identity),
+  ),
+  create: implement(permissionProcedure('channels.create'), channelsProcedures.create).mutation(
+    ({ ctx, input }) => createChannel(ctx.deps, ctx.identity, input),
+  ),
 });

@@ -1,8 +1,8 @@
+import type { EmailSettingsView, UpdateEmailSettingsInput } from '@beckon/contracts/email/email.contract';
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
-import type { EmailSettingsView, UpdateEmailSettingsInput } from './email.contract';
 
 type Stored = Omit<EmailSettingsView, 'available'>;
 const DEFAULTS: Stored = { enabled: false, digest: 'off', digest_below: 'warning' };

@@ -1,10 +1,11 @@
+import { identityProcedures } from '@beckon/contracts/identity/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { authedProcedure } from '../../trpc/procedures';
-import { identityView, whoAmIMeta, ZIdentityView } from './identity.contract';
+import { identityView } from './identity-view';
 
 export const identityRouter = router({
-  whoAmI: authedProcedure
-    .meta(whoAmIMeta)
-    .output(ZIdentityView)
-    .query(({ ctx }) => identityView(ctx.identity)),
+  whoAmI: implement(authedProcedure, identityProcedures.whoAmI).query(({ ctx }) =>
+    identityView(ctx.identity),
+  ),
 });

@@ -1,10 +1,10 @@
+import type { InboundWebhookView } from '@beckon/contracts/inbound/inbound.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import { generateToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
-import type { InboundWebhookView } from './inbound.contract';
 
 type Row = Omit<InboundWebhookView, 'created_at'> & { created_at: Date };
 const view = (row: Row): InboundWebhookView => ({ ...row, created_at: row.created_at.toISOString() });

@@ -1,17 +1,21 @@
+import type { SessionGrant } from '@beckon/contracts/accounts/account.contract';
+import type {
+  CreateInvitationInput,
+  InvitationView,
+} from '@beckon/contracts/invitations/invitations.contract';
+import { missingToGrant } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { missingToGrant } from '../../auth/permissions';
 import { generateToken, hashToken } from '../../auth/tokens';
 import { addDays } from '../../clock';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { createSession, INVITATION_SESSION_DAYS, type SessionGrant } from '../accounts/sessions';
+import { createSession, INVITATION_SESSION_DAYS } from '../accounts/sessions';
 import { normalizeEmail } from '../accounts/users';
 import { lockGivenRole } from '../admin/members.service';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
-import type { CreateInvitationInput, InvitationView } from './invitations.contract';
 
 type InvitationRow = {
   id: string;

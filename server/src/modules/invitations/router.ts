@@ -1,16 +1,10 @@
-import { z } from 'zod';
+import {
+  invitationAccountProcedures,
+  invitationAdminProcedures,
+} from '@beckon/contracts/invitations/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure, publicProcedure, sessionProcedure } from '../../trpc/procedures';
-import { ZSessionGrant } from '../accounts/sessions';
-import {
-  invitationMeta,
-  ZCreatedInvitation,
-  ZCreateInvitationInput,
-  ZInvitation,
-  ZInvitationCodeInput,
-  ZInvitationPreview,
-  ZRevokeInvitationInput,
-} from './invitations.contract';
 import {
   acceptInvitation,
   createInvitation,
@@ -21,32 +15,26 @@ import {
 
 /** Offering a place in an organization (resource process, under `admin`). */
 export const invitationAdminRouter = router({
-  createInvitation: permissionProcedure('users.invite')
-    .meta(invitationMeta.create)
-    .input(ZCreateInvitationInput)
-    .output(ZCreatedInvitation)
-    .mutation(({ ctx, input }) => createInvitation(ctx.deps, ctx.identity, input)),
-  listInvitations: permissionProcedure('users.invite')
-    .meta(invitationMeta.list)
-    .output(z.array(ZInvitation))
-    .query(({ ctx }) => listInvitations(ctx.deps, ctx.identity)),
-  revokeInvitation: permissionProcedure('users.invite')
-    .meta(invitationMeta.revoke)
-    .input(ZRevokeInvitationInput)
-    .output(ZInvitation)
-    .mutation(({ ctx, input }) => revokeInvitation(ctx.deps, ctx.identity, input.id)),
+  createInvitation: implement(
+    permissionProcedure('users.invite'),
+    invitationAdminProcedures.createInvitation,
+  ).mutation(({ ctx, input }) => createInvitation(ctx.deps, ctx.identity, input)),
+  listInvitations: implement(
+    permissionProcedure('users.invite'),
+    invitationAdminProcedures.listInvitations,
+  ).query(({ ctx }) => listInvitations(ctx.deps, ctx.identity)),
+  revokeInvitation: implement(
+    permissionProcedure('users.invite'),
+    invitationAdminProcedures.revokeInvitation,
+  ).mutation(({ ctx, input }) => revokeInvitation(ctx.deps, ctx.identity, input.id)),
 });
 
 /** Reading and accepting an invitation (authorization process, under `accounts`). */
 export const invitationAccountRouter = router({
-  previewInvitation: publicProcedure
-    .meta(invitationMeta.preview)
-    .input(ZInvitationCodeInput)
-    .output(ZInvitationPreview)
-    .query(({ ctx, input }) => previewInvitation(ctx.deps, input.code)),
-  acceptInvitation: sessionProcedure
-    .meta(invitationMeta.accept)
-    .input(ZInvitationCodeInput)
-    .output(ZSessionGrant)
-    .mutation(({ ctx, input }) => acceptInvitation(ctx.deps, ctx.identity, input.code)),
+  previewInvitation: implement(publicProcedure, invitationAccountProcedures.previewInvitation).query(
+    ({ ctx, input }) => previewInvitation(ctx.deps, input.code),
+  ),
+  acceptInvitation: implement(sessionProcedure, invitationAccountProcedures.acceptInvitation).mutation(
+    ({ ctx, input }) => acceptInvitation(ctx.deps, ctx.identity, input.code),
+  ),
 });

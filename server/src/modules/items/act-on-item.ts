@@ -1,3 +1,5 @@
+import type { EventKind } from '@beckon/contracts/items/event-kinds';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Queryable } from '@beckon/db';
 import type { answerChannels } from '@beckon/db/schema';
 import type { Actor, Identity } from '../../auth/identity';
@@ -7,9 +9,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
-import type { EventKind } from './event-kinds';
 import { validateAnswer } from './form-answer';
-import type { ItemView } from './item.contract';
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';

@@ -1,12 +1,12 @@
+import { type Assignee, assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
+import { can } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
-import { can } from '../../auth/permissions';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { checkAssignment, peopleOf } from '../assignment/assignees';
-import { type Assignee, assigneeKey } from '../assignment/assignment.contract';
-import type { ItemView } from './item.contract';
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING } from './item-queries';
 import { type ItemRow, itemView } from './item-view';

@@ -1,3 +1,10 @@
+import {
+  type CreateItemInput,
+  ITEM_DEFAULTS,
+  type ItemFields,
+  type ItemView,
+  ZItemFields,
+} from '@beckon/contracts/items/item.contract';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
@@ -8,13 +15,6 @@ import { AppError } from '../../errors';
 import { newAssignment } from '../assignment/assignees';
 import { quotaError } from '../billing/plan-gate';
 import { escalationJob } from './escalation';
-import {
-  type CreateItemInput,
-  ITEM_DEFAULTS,
-  type ItemFields,
-  type ItemView,
-  ZItemFields,
-} from './item.contract';
 import { expiryJob, followUps } from './item-changes';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';

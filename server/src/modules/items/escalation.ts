@@ -1,3 +1,4 @@
+import { assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
 import { z } from 'zod';
 import { SYSTEM } from '../../auth/identity';
@@ -5,7 +6,6 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
 import { withAssignees } from '../assignment/assignees';
-import { assigneeKey } from '../assignment/assignment.contract';
 import { nextStep } from '../assignment/escalation-due';
 import { recordItemChange } from './item-changes';
 import { RETURNING, SELECT } from './item-queries';

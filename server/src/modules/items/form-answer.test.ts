@@ -1,6 +1,7 @@
 // Longer than 300 lines: a table of cases, one per field type and rule of the form specification.
+
+import { type Form, ZForm } from '@beckon/contracts/items/form.contract';
 import { describe, expect, it } from 'vitest';
-import { type Form, ZForm } from './form.contract';
 import { validateAnswer } from './form-answer';
 
 const OPTIONS = [

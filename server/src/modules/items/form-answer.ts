@@ -1,6 +1,6 @@
 // Answers to a form: each value checked against its field (decisions.md, form validation).
-import type { Form } from './form.contract';
-import { valueProblem } from './form-values';
+import type { Form } from '@beckon/contracts/items/form.contract';
+import { valueProblem } from '@beckon/contracts/items/form-values';
 
 export type AnswerResult =
   | { ok: true; values: Record<string, unknown> }

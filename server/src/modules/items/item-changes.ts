@@ -1,10 +1,10 @@
+import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
 import { auditInsert } from '../audit/audit.service';
-import type { EventKind } from './event-kinds';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { slackJobs } from './slack-follow-ups';

@@ -1,6 +1,6 @@
+import type { Escalation } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
-import type { Escalation } from '../assignment/assignment.contract';
 import { expiryJob } from './item-changes';
 import { ITEM_COLUMNS, type ItemRow } from './item-view';
 

@@ -1,9 +1,9 @@
+import type { ItemView } from '@beckon/contracts/items/item.contract';
+import type { ItemResponse, OnTimeout } from '@beckon/contracts/items/policies.contract';
 import { schema } from '@beckon/db';
 import { getTableColumns } from 'drizzle-orm';
 import { nextStep } from '../assignment/escalation-due';
-import type { ItemView } from './item.contract';
 import { approvalsView, type StoredApprovals } from './policies';
-import type { ItemResponse, OnTimeout } from './policies.contract';
 
 /** `fooBar` → `foo_bar`: the column names postgres.js hands back for drizzle's property names. */
 type Snake<S extends string> = S extends `${infer Head}${infer Tail}`

@@ -1,8 +1,8 @@
+import type { Assignee, EscalationStep } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { peopleOf } from '../assignment/assignees';
-import type { Assignee, EscalationStep } from '../assignment/assignment.contract';
 import { emailEntries } from '../email/email-entries';
 import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
 import type { ItemRow } from './item-view';

@@ -1,10 +1,10 @@
+import type { Form } from '@beckon/contracts/items/form.contract';
+import type { ItemResponse } from '@beckon/contracts/items/policies.contract';
 import { describe, expect, it } from 'vitest';
 import { type Identity, type IdentitySource, POLICY } from '../../auth/identity';
 import { AppError } from '../../errors';
 import { actsForPerson, approverCheck } from './approvers';
-import type { Form } from './form.contract';
 import { answerStep, approvalsView, itemPolicies, type StoredApprovals } from './policies';
-import type { ItemResponse } from './policies.contract';
 
 const form: Form = {
   id: 'f',

@@ -1,11 +1,17 @@
 // Timeout policies and approvals (docs/api.md, "Timeout policies and approvals"): checked against
 // the form when an item is created, then applied at the deadline and on each answer.
+
+import type { Form } from '@beckon/contracts/items/form.contract';
+import type {
+  ApprovalsInput,
+  ApprovalsView,
+  ItemResponse,
+  OnTimeout,
+} from '@beckon/contracts/items/policies.contract';
 import type { Actor } from '../../auth/identity';
 import { AppError } from '../../errors';
 import { checkTimeoutAnswer } from './approvers';
-import type { Form } from './form.contract';
 import { validateAnswer } from './form-answer';
-import type { ApprovalsInput, ApprovalsView, ItemResponse, OnTimeout } from './policies.contract';
 
 /** The approvals rule as stored on the item: the view's fields less the counts, plus the creator. */
 export type StoredApprovals = Omit<

@@ -1,8 +1,8 @@
+import type { ItemView, ListItemsInput } from '@beckon/contracts/items/item.contract';
 import { actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { keysOfCaller } from '../assignment/assignees';
-import type { ItemView, ListItemsInput } from './item.contract';
 import { findItem, inScope, SELECT } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 

@@ -1,23 +1,11 @@
-import { z } from 'zod';
+import { itemsProcedures } from '@beckon/contracts/items/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
-import { assignmentMeta, ZAssignInput } from '../assignment/assignment.contract';
 import { actOnItem } from './act-on-item';
 import { assignItem, claimItem, unclaimItem } from './assignment';
-import { commentMeta, ZAddCommentInput, ZComment, ZTimelineEntry } from './comments.contract';
 import { addComment, listComments, timeline } from './comments.service';
 import { createItem } from './create-item';
-import {
-  itemMeta,
-  ZAnswerInput,
-  ZCreateItemInput,
-  ZItem,
-  ZItemId,
-  ZItemList,
-  ZListItemsInput,
-  ZSnoozeInput,
-  ZUpdateItemInput,
-} from './item.contract';
 import type { ItemAction } from './item-state';
 import { getItem, listItems } from './read-items';
 import { updateItem } from './update-item';
@@ -28,55 +16,35 @@ const archive = permissionProcedure('items.archive');
 
 /** A status-machine action without arguments, e.g. POST /api/items/{id}/ack. */
 const action = (procedure: typeof write, name: Exclude<ItemAction, 'answer' | 'snooze' | 'expire'>) =>
-  procedure
-    .meta(itemMeta[name])
-    .input(ZItemId)
-    .output(ZItem)
-    .mutation(({ ctx, input }) =>
-      actOnItem(ctx.deps, ctx.identity, ctx.identity.orgId, input.id, { action: name }),
-    );
+  implement(procedure, itemsProcedures[name]).mutation(({ ctx, input }) =>
+    actOnItem(ctx.deps, ctx.identity, ctx.identity.orgId, input.id, { action: name }),
+  );
 
 export const itemsRouter = router({
-  create: write
-    .meta(itemMeta.create)
-    .input(ZCreateItemInput)
-    .output(ZItem)
-    .mutation(({ ctx, input }) => createItem(ctx.deps, ctx.identity, input)),
-  list: read
-    .meta(itemMeta.list)
-    .input(ZListItemsInput)
-    .output(ZItemList)
-    .query(({ ctx, input }) => listItems(ctx.deps, ctx.identity, input)),
-  get: read
-    .meta(itemMeta.get)
-    .input(ZItemId)
-    .output(ZItem)
-    .query(({ ctx, input }) => getItem(ctx.deps, ctx.identity, input.id)),
-  update: write
-    .meta(itemMeta.update)
-    .input(ZUpdateItemInput)
-    .output(ZItem)
-    .mutation(({ ctx, input }) => updateItem(ctx.deps, ctx.identity, input)),
-  answer: write
-    .meta(itemMeta.answer)
-    .input(ZAnswerInput)
-    .output(ZItem)
-    .mutation(({ ctx, input }) =>
-      actOnItem(ctx.deps, ctx.identity, ctx.identity.orgId, input.id, {
-        action: 'answer',
-        values: input.values,
-      }),
-    ),
-  snooze: write
-    .meta(itemMeta.snooze)
-    .input(ZSnoozeInput)
-    .output(ZItem)
-    .mutation(({ ctx, input }) =>
-      actOnItem(ctx.deps, ctx.identity, ctx.identity.orgId, input.id, {
-        action: 'snooze',
-        until: input.until,
-      }),
-    ),
+  create: implement(write, itemsProcedures.create).mutation(({ ctx, input }) =>
+    createItem(ctx.deps, ctx.identity, input),
+  ),
+  list: implement(read, itemsProcedures.list).query(({ ctx, input }) =>
+    listItems(ctx.deps, ctx.identity, input),
+  ),
+  get: implement(read, itemsProcedures.get).query(({ ctx, input }) =>
+    getItem(ctx.deps, ctx.identity, input.id),
+  ),
+  update: implement(write, itemsProcedures.update).mutation(({ ctx, input }) =>
+    updateItem(ctx.deps, ctx.identity, input),
+  ),
+  answer: implement(write, itemsProcedures.answer).mutation(({ ctx, input }) =>
+    actOnItem(ctx.deps, ctx.identity, ctx.identity.orgId, input.id, {
+      action: 'answer',
+      values: input.values,
+    }),
+  ),
+  snooze: implement(write, itemsProcedures.snooze).mutation(({ ctx, input }) =>
+    actOnItem(ctx.deps, ctx.identity, ctx.identity.orgId, input.id, {
+      action: 'snooze',
+      until: input.until,
+    }),
+  ),
   ack: action(write, 'ack'),
   dismiss: action(write, 'dismiss'),
   restore: action(write, 'restore'),
@@ -86,34 +54,22 @@ export const itemsRouter = router({
   unpin: action(write, 'unpin'),
   archive: action(archive, 'archive'),
   unarchive: action(archive, 'unarchive'),
-  assign: write
-    .meta(assignmentMeta.assign)
-    .input(ZAssignInput)
-    .output(ZItem)
-    .mutation(({ ctx, input }) => assignItem(ctx.deps, ctx.identity, input)),
-  claim: write
-    .meta(assignmentMeta.claim)
-    .input(ZItemId)
-    .output(ZItem)
-    .mutation(({ ctx, input }) => claimItem(ctx.deps, ctx.identity, input.id)),
-  unclaim: write
-    .meta(assignmentMeta.unclaim)
-    .input(ZItemId)
-    .output(ZItem)
-    .mutation(({ ctx, input }) => unclaimItem(ctx.deps, ctx.identity, input.id)),
-  comments: read
-    .meta(commentMeta.list)
-    .input(ZItemId)
-    .output(z.array(ZComment))
-    .query(({ ctx, input }) => listComments(ctx.deps, ctx.identity, input.id)),
-  addComment: write
-    .meta(commentMeta.add)
-    .input(ZAddCommentInput)
-    .output(ZComment)
-    .mutation(({ ctx, input }) => addComment(ctx.deps, ctx.identity, input.id, input.body)),
-  timeline: read
-    .meta(commentMeta.timeline)
-    .input(ZItemId)
-    .output(z.array(ZTimelineEntry))
-    .query(({ ctx, input }) => timeline(ctx.deps, ctx.identity, input.id)),
+  assign: implement(write, itemsProcedures.assign).mutation(({ ctx, input }) =>
+    assignItem(ctx.deps, ctx.identity, input),
+  ),
+  claim: implement(write, itemsProcedures.claim).mutation(({ ctx, input }) =>
+    claimItem(ctx.deps, ctx.identity, input.id),
+  ),
+  unclaim: implement(write, itemsProcedures.unclaim).mutation(({ ctx, input }) =>
+    unclaimItem(ctx.deps, ctx.identity, input.id),
+  ),
+  comments: implement(read, itemsProcedures.comments).query(({ ctx, input }) =>
+    listComments(ctx.deps, ctx.identity, input.id),
+  ),
+  addComment: implement(write, itemsProcedures.addComment).mutation(({ ctx, input }) =>
+    addComment(ctx.deps, ctx.identity, input.id, input.body),
+  ),
+  timeline: implement(read, itemsProcedures.timeline).query(({ ctx, input }) =>
+    timeline(ctx.deps, ctx.identity, input.id),
+  ),
 });

@@ -1,6 +1,6 @@
+import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { JOB_MAX_ATTEMPTS } from '../../job-queue';
-import type { EventKind } from './event-kinds';
 import type { ItemRow } from './item-view';
 
 /**

@@ -1,7 +1,7 @@
+import type { ItemView, UpdateItemInput } from '@beckon/contracts/items/item.contract';
 import type { Identity } from '../../auth/identity';
 import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import type { ItemView, UpdateItemInput } from './item.contract';
 import { recordItemChange } from './item-changes';
 import { channelName, findItem, futureDeadline, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemRow, itemView } from './item-view';

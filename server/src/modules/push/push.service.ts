@@ -1,14 +1,14 @@
-import { uuidv7 } from 'uuidv7';
-import type { Identity } from '../../auth/identity';
-import { fenceCaches } from '../../caches/fence';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
 import type {
   DeviceView,
   PreferencesView,
   RegisterDeviceInput,
   UpdatePreferencesInput,
-} from './push.contract';
+} from '@beckon/contracts/push/push.contract';
+import { uuidv7 } from 'uuidv7';
+import type { Identity } from '../../auth/identity';
+import { fenceCaches } from '../../caches/fence';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
 
 type PreferencesRow = Omit<PreferencesView, 'muted_channels'> & { muted_channels: string[] };
 

@@ -1,15 +1,7 @@
-import { z } from 'zod';
+import { pushProcedures } from '@beckon/contracts/push/procedures';
+import { implement } from '../../trpc/contract';
 import { publicProcedure, router } from '../../trpc/init';
 import { sessionPermissionProcedure, sessionProcedure } from '../../trpc/procedures';
-import {
-  pushMeta,
-  ZDevice,
-  ZPreferences,
-  ZPushConfig,
-  ZRegisterDeviceInput,
-  ZUnregisterDeviceInput,
-  ZUpdatePreferencesInput,
-} from './push.contract';
 import {
   getPreferences,
   listDevices,
@@ -21,31 +13,20 @@ import {
 
 /** Devices and preferences belong to a person: a signed-in session (not an agent's key). */
 export const pushRouter = router({
-  register: sessionPermissionProcedure('items.read')
-    .meta(pushMeta.register)
-    .input(ZRegisterDeviceInput)
-    .output(ZDevice)
-    .mutation(({ ctx, input }) => registerDevice(ctx.deps, ctx.identity, input)),
-  unregister: sessionProcedure
-    .meta(pushMeta.unregister)
-    .input(ZUnregisterDeviceInput)
-    .output(z.object({ unregistered: z.boolean() }))
-    .mutation(({ ctx, input }) => unregisterDevice(ctx.deps, ctx.identity, input.device_token)),
-  devices: sessionProcedure
-    .meta(pushMeta.devices)
-    .output(z.array(ZDevice))
-    .query(({ ctx }) => listDevices(ctx.deps, ctx.identity)),
-  config: publicProcedure
-    .meta(pushMeta.config)
-    .output(ZPushConfig)
-    .query(({ ctx }) => pushConfig(ctx.deps)),
-  preferences: sessionProcedure
-    .meta(pushMeta.preferences)
-    .output(ZPreferences)
-    .query(({ ctx }) => getPreferences(ctx.deps, ctx.identity)),
-  updatePreferences: sessionProcedure
-    .meta(pushMeta.updatePreferences)
-    .input(ZUpdatePreferencesInput)
-    .output(ZPreferences)
-    .mutation(({ ctx, input }) => updatePreferences(ctx.deps, ctx.identity, input)),
+  register: implement(sessionPermissionProcedure('items.read'), pushProcedures.register).mutation(
+    ({ ctx, input }) => registerDevice(ctx.deps, ctx.identity, input),
+  ),
+  unregister: implement(sessionProcedure, pushProcedures.unregister).mutation(({ ctx, input }) =>
+    unregisterDevice(ctx.deps, ctx.identity, input.device_token),
+  ),
+  devices: implement(sessionProcedure, pushProcedures.devices).query(({ ctx }) =>
+    listDevices(ctx.deps, ctx.identity),
+  ),
+  config: implement(publicProcedure, pushProcedures.config).query(({ ctx }) => pushConfig(ctx.deps)),
+  preferences: implement(sessionProcedure, pushProcedures.preferences).query(({ ctx }) =>
+    getPreferences(ctx.deps, ctx.identity),
+  ),
+  updatePreferences: implement(sessionProcedure, pushProcedures.updatePreferences).mutation(
+    ({ ctx, input }) => updatePreferences(ctx.deps, ctx.identity, input),
+  ),
 });

@@ -1,7 +1,7 @@
+import type { PutSettingInput, SettingView } from '@beckon/contracts/settings/settings.contract';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { recordOrgChange } from '../audit/audit.service';
-import type { PutSettingInput, SettingView } from './settings.contract';
 
 type SettingRow = { key: string; value: unknown; updated_at: Date };
 

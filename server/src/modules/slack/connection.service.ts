@@ -1,13 +1,13 @@
+import { can } from '@beckon/contracts/permissions';
+import type { SlackConnectionView } from '@beckon/contracts/slack/slack.contract';
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
-import { can } from '../../auth/permissions';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
 import { bindBrowser, FLOW_TTL_SECONDS, sameBrowser } from './browser-binding';
-import type { SlackConnectionView } from './slack.contract';
 import {
   decryptToken,
   encryptToken,

@@ -1,3 +1,4 @@
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
@@ -6,7 +7,6 @@ import { attemptRecorder } from '../../delivery/attempts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { enqueueJob } from '../../job-queue';
-import type { ItemView } from '../items/item.contract';
 import { findItem } from '../items/item-queries';
 import { itemView } from '../items/item-view';
 import { orgBot } from './connection.service';

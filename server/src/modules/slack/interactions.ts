@@ -1,7 +1,7 @@
+import { can } from '@beckon/contracts/permissions';
 import type { WebClient } from '@slack/web-api';
 import type { Identity } from '../../auth/identity';
 import { memberIdentity } from '../../auth/member-identity';
-import { can } from '../../auth/permissions';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { actOnItem } from '../items/act-on-item';

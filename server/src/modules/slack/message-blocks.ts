@@ -1,5 +1,5 @@
-import type { FormField } from '../items/form-fields';
-import type { ItemView } from '../items/item.contract';
+import type { FormField } from '@beckon/contracts/items/form-fields';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 
 /** Slack's `mrkdwn` needs these three escaped; nothing else in a text is markup then. */
 export const escapeText = (text: string) =>

@@ -1,5 +1,5 @@
-import type { FormField } from '../items/form-fields';
-import type { ItemView } from '../items/item.contract';
+import type { FormField } from '@beckon/contracts/items/form-fields';
+import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { ACTIONS } from './message-blocks';
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -1,10 +1,10 @@
+import type { PutSlackRouteInput, SlackRouteView } from '@beckon/contracts/slack/slack.contract';
 import type { WebClient } from '@slack/web-api';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { orgBot } from './connection.service';
-import type { PutSlackRouteInput, SlackRouteView } from './slack.contract';
 import { requireSlack } from './slack-config';
 
 type RouteRow = Omit<SlackRouteView, 'created_at'> & { created_at: Date };

@@ -1,11 +1,11 @@
+import { statsProcedures } from '@beckon/contracts/stats/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
-import { statsMeta, ZStats } from './stats.contract';
 import { getStats } from './stats.service';
 
 export const statsRouter = router({
-  get: permissionProcedure('items.read')
-    .meta(statsMeta.get)
-    .output(ZStats)
-    .query(({ ctx }) => getStats(ctx.deps, ctx.identity)),
+  get: implement(permissionProcedure('items.read'), statsProcedures.get).query(({ ctx }) =>
+    getStats(ctx.deps, ctx.identity),
+  ),
 });

@@ -1,7 +1,7 @@
+import type { StatsView } from '@beckon/contracts/stats/stats.contract';
 import { itemLevels } from '@beckon/db/schema';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import type { StatsView } from './stats.contract';
 
 /** The key of items without a channel (no channel name can contain parentheses). */
 export const NO_CHANNEL = '(none)';

@@ -1,10 +1,10 @@
+import type { TemplateView, UpsertTemplateInput } from '@beckon/contracts/templates/templates.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { checkAssignment } from '../assignment/assignees';
 import { recordOrgChange } from '../audit/audit.service';
-import type { TemplateView, UpsertTemplateInput } from './templates.contract';
 
 type TemplateRow = Omit<TemplateView, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
 

@@ -1,37 +1,20 @@
-import { z } from 'zod';
+import { webhooksProcedures } from '@beckon/contracts/webhooks/procedures';
+import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
-import {
-  webhookMeta,
-  ZCreatedWebhook,
-  ZCreateWebhookInput,
-  ZDeliveryList,
-  ZListDeliveriesInput,
-  ZWebhook,
-  ZWebhookRef,
-} from './webhooks.contract';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from './webhooks.service';
 
 const manage = permissionProcedure('webhooks.manage');
 
 export const webhooksRouter = router({
-  list: manage
-    .meta(webhookMeta.list)
-    .output(z.array(ZWebhook))
-    .query(({ ctx }) => listWebhooks(ctx.deps, ctx.identity)),
-  create: manage
-    .meta(webhookMeta.create)
-    .input(ZCreateWebhookInput)
-    .output(ZCreatedWebhook)
-    .mutation(({ ctx, input }) => createWebhook(ctx.deps, ctx.identity, input)),
-  remove: manage
-    .meta(webhookMeta.delete)
-    .input(ZWebhookRef)
-    .output(ZWebhook)
-    .mutation(({ ctx, input }) => deleteWebhook(ctx.deps, ctx.identity, input.id)),
-  deliveries: manage
-    .meta(webhookMeta.deliveries)
-    .input(ZListDeliveriesInput)
-    .output(ZDeliveryList)
-    .query(({ ctx, input }) => listDeliveries(ctx.deps, ctx.identity, input)),
+  list: implement(manage, webhooksProcedures.list).query(({ ctx }) => listWebhooks(ctx.deps, ctx.identity)),
+  create: implement(manage, webhooksProcedures.create).mutation(({ ctx, input }) =>
+    createWebhook(ctx.deps, ctx.identity, input),
+  ),
+  remove: implement(manage, webhooksProcedures.remove).mutation(({ ctx, input }) =>
+    deleteWebhook(ctx.deps, ctx.identity, input.id),
+  ),
+  deliveries: implement(manage, webhooksProcedures.deliveries).query(({ ctx, input }) =>
+    listDeliveries(ctx.deps, ctx.identity, input),
+  ),
 });

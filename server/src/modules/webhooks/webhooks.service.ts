@@ -1,3 +1,10 @@
+import type {
+  CreatedWebhookView,
+  CreateWebhookInput,
+  DeliveryView,
+  ListDeliveriesInput,
+  WebhookView,
+} from '@beckon/contracts/webhooks/webhooks.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import { generateToken } from '../../auth/tokens';
@@ -7,13 +14,6 @@ import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
 import { decodeIdCursor, encodeIdCursor } from '../paging';
-import type {
-  CreatedWebhookView,
-  CreateWebhookInput,
-  DeliveryView,
-  ListDeliveriesInput,
-  WebhookView,
-} from './webhooks.contract';
 
 type WebhookRow = Omit<WebhookView, 'created_at'> & { created_at: Date };
 const webhookView = (row: WebhookRow): WebhookView => ({

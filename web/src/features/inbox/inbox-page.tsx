@@ -1,4 +1,4 @@
-import { isSnoozed } from '@beckon/server/modules/items/list-rules';
+import { isSnoozed } from '@beckon/contracts/items/list-rules';
 import { Field, Input, Label, Select, Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-import { isSnoozed } from '@beckon/server/modules/items/list-rules';
+import { isSnoozed } from '@beckon/contracts/items/list-rules';
 import { memo } from 'react';
 import { ChannelBadge, LevelBadge, levelBar, PriorityBadge, StatusBadge, Tag } from '../../components/badges';
 import { Link } from '../../lib/router';

@@ -1,5 +1,5 @@
-import { can } from '@beckon/server/auth/permissions';
-import type { Viewer } from '@beckon/server/modules/items/list-rules';
+import type { Viewer } from '@beckon/contracts/items/list-rules';
+import { can } from '@beckon/contracts/permissions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/button';
 import { ErrorNotice } from '../../components/notice';

@@ -1,4 +1,4 @@
-import { isSnoozed } from '@beckon/server/modules/items/list-rules';
+import { isSnoozed } from '@beckon/contracts/items/list-rules';
 import { Field, Input, Label, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';

@@ -1,4 +1,4 @@
-import { listedBy } from '@beckon/server/modules/items/list-rules';
+import { listedBy } from '@beckon/contracts/items/list-rules';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { Item, ItemList, ItemListInput } from '../../lib/trpc';
 import { authTrpc, trpc } from '../../lib/trpc';

@@ -1,4 +1,4 @@
-import { isSnoozed } from '@beckon/server/modules/items/list-rules';
+import { isSnoozed } from '@beckon/contracts/items/list-rules';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { ChannelBadge, LevelBadge, PriorityBadge, StatusBadge, Tag } from '../../components/badges';

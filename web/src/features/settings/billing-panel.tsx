@@ -1,4 +1,4 @@
-import { can } from '@beckon/server/auth/permissions';
+import { can } from '@beckon/contracts/permissions';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button } from '../../components/button';
 import { cardClass } from '../../components/field';

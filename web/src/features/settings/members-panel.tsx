@@ -1,4 +1,4 @@
-import { can } from '@beckon/server/auth/permissions';
+import { can } from '@beckon/contracts/permissions';
 import { Select } from '@headlessui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import { can } from '@beckon/server/auth/permissions';
+import { can } from '@beckon/contracts/permissions';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Loading } from '../../components/notice';

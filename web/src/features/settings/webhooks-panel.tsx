@@ -1,4 +1,4 @@
-import { EVENT_KINDS } from '@beckon/server/modules/items/event-kinds';
+import { EVENT_KINDS } from '@beckon/contracts/items/event-kinds';
 import { Checkbox, Field, Fieldset, Label, Legend } from '@headlessui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';

@@ -1,4 +1,4 @@
-import { can } from '@beckon/server/auth/permissions';
+import { can } from '@beckon/contracts/permissions';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';

@@ -1,3 +1,4 @@
+import type { SessionGrant } from '@beckon/contracts/accounts/account.contract';
 import type { Queryable } from '@beckon/db';
 import {
   ArcticFetchError,
@@ -8,7 +9,6 @@ import {
 import { uuidv7 } from 'uuidv7';
 import type { Deps } from '../../../deps';
 import { AppError } from '../../../errors';
-import type { SessionGrant } from '../sessions';
 import { startSession } from '../sign-in';
 import { findOrCreateUser, personalWorkspace, type SignedInUser } from '../users';
 import { ProviderProfileError, ProviderUnreachableError, refused } from './errors';

@@ -1,0 +1,14 @@
+/**
+ * The closed sets of values that are both stored (db/src/schema: text columns with these enums)
+ * and sent on the wire (the zod contracts).
+ */
+export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expired', 'withdrawn'] as const;
+export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
+/** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
+export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
+/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
+export const answerChannels = ['email', 'slack'] as const;
+/** What an outbound delivery attempt was for (delivery_attempts.kind). */
+export const deliveryKinds = ['callback', 'webhook', 'email', 'slack'] as const;
+/** How often a person's email digest goes out. */
+export const emailDigestPeriods = ['off', 'hourly', 'daily'] as const;

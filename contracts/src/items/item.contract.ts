@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { assignmentFields, assignmentView } from '../assignment/assignment.contract';
+import { ZName } from '../channels/channels.contract';
+import { answerChannels, itemLevels, itemStatuses } from '../enums';
+import { ZPageLimit } from '../paging';
+import { ZForm } from './form.contract';
+import { ZActor, ZApprovals, ZApprovalsInput, ZOnTimeout, ZResponse } from './policies.contract';
+
+/** Size limits of decisions.md. */
+export const LIMITS = {
+  title: 500,
+  message: 20_000,
+  tags: 20,
+  tag: 64,
+  metadataBytes: 16 * 1024,
+  comment: 10_000,
+};
+
+const ZTimestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+
+export const ZMetadata = z
+  .record(z.string(), z.unknown())
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, {
+    message: `must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+  });
+export const ZTags = z.array(z.string().min(1).max(LIMITS.tag)).max(LIMITS.tags);
+export const ZLevel = z.enum(itemLevels);
+export const ZPriority = z.number().int().min(0).max(4);
+const ZHttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
+
+export const ZItem = z
+  .object({
+    id: z.uuid(),
+    org_id: z.uuid(),
+    title: z.string(),
+    message: z.string().nullable(),
+    level: ZLevel,
+    priority: z.number().int(),
+    channel_id: z.uuid().nullable(),
+    channel: z.string().nullable().describe('Channel name'),
+    tags: z.array(z.string()),
+    form: ZForm.nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    callback_url: z.string().nullable(),
+    deadline_at: z.string().nullable(),
+    status: z.enum(itemStatuses),
+    response: z.record(z.string(), z.unknown()).nullable(),
+    answered_at: z.string().nullable(),
+    answered_by: ZActor.nullable(),
+    answered_via: z
+      .enum(answerChannels)
+      .nullable()
+      .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
+    acked_at: z.string().nullable(),
+    snoozed_until: z.string().nullable(),
+    pinned: z.boolean(),
+    archived_at: z.string().nullable(),
+    // Who answers and what happens while nobody does (assignment.contract.ts).
+    ...assignmentView,
+    created_by: ZActor,
+    agent_id: z.uuid().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    // Policies (policies.contract.ts): what happens at the deadline, several approvers, every answer.
+    on_timeout: ZOnTimeout.describe('What happens at the deadline'),
+    approvals: ZApprovals.nullable(),
+    responses: z.array(ZResponse).describe('Every answer, oldest first'),
+  })
+  .meta({ id: 'Item' });
+export type ItemView = z.infer<typeof ZItem>;
+
+/** Defaults of a created item, applied after a template has filled what the request left out. */
+export const ITEM_DEFAULTS = { level: 'info', priority: 2, tags: [], metadata: {} } satisfies {
+  level: z.infer<typeof ZLevel>;
+  priority: number;
+  tags: string[];
+  metadata: Record<string, unknown>;
+};
+
+/**
+ * The item-creation fields, every one optional and without zod defaults (so that "left out" stays
+ * visible): a template holds a subset of them, and a create request needs a title from itself or
+ * from its template.
+ */
+export const ZItemFields = z.strictObject({
+  title: z.string().trim().min(1).max(LIMITS.title).optional(),
+  message: z.string().max(LIMITS.message).optional(),
+  level: ZLevel.optional().meta({ default: ITEM_DEFAULTS.level }),
+  priority: ZPriority.optional().meta({ default: ITEM_DEFAULTS.priority }),
+  channel_id: z.uuid().optional(),
+  ...assignmentFields,
+  tags: ZTags.optional().meta({ default: ITEM_DEFAULTS.tags }),
+  form: ZForm.optional(),
+  metadata: ZMetadata.optional().meta({ default: ITEM_DEFAULTS.metadata }),
+  callback_url: ZHttpUrl.optional(),
+  deadline_at: ZTimestamp.optional(),
+  on_timeout: ZOnTimeout.optional().describe(
+    'At the deadline: expire (default), answer with values, or dismiss; fixed at creation',
+  ),
+  approvals: ZApprovalsInput.optional().describe('Several distinct people must approve; needs a form'),
+});
+export type ItemFields = z.infer<typeof ZItemFields>;
+
+const ZCreateItemFields = ZItemFields.extend({
+  template: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('Template name: its fields fill what the request leaves out'),
+  channel: ZName.optional().describe('Channel name, instead of channel_id'),
+});
+
+/** What a creation needs beyond each field's own rules (checked on any object body). */
+const withCreationRules = <T extends z.ZodType<z.infer<typeof ZCreateItemFields>>>(schema: T) =>
+  schema
+    .refine((v) => v.title !== undefined || v.template !== undefined, {
+      path: ['title'],
+      message: 'Required',
+      // Also reported beside other bad fields, as long as the body is an object.
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    })
+    .refine((v) => v.channel === undefined || v.channel_id === undefined, {
+      path: ['channel'],
+      message: 'give channel or channel_id, not both',
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    });
+
+export const ZCreateItemInput = withCreationRules(ZCreateItemFields);
+export type CreateItemInput = z.infer<typeof ZCreateItemInput>;
+
+/** An item from an external system: the body of a creation, and the inbound webhook's URL token. */
+export const ZDeliverInboundInput = withCreationRules(
+  ZCreateItemFields.extend({ token: z.string().min(1).max(200) }),
+);
+
+export const ZItemId = z.strictObject({ id: z.uuid() });
+
+export const ZUpdateItemInput = z
+  .strictObject({
+    id: z.uuid(),
+    title: z.string().trim().min(1).max(LIMITS.title).optional(),
+    message: z.string().max(LIMITS.message).nullable().optional(),
+    level: ZLevel.optional(),
+    priority: ZPriority.optional(),
+    channel_id: z.uuid().nullable().optional(),
+    tags: ZTags.optional(),
+    metadata: ZMetadata.optional(),
+    deadline_at: ZTimestamp.nullable().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 1, { message: 'nothing to update', path: [] });
+export type UpdateItemInput = z.infer<typeof ZUpdateItemInput>;
+
+/** `values` must be an object (else 400); its fields are checked against the form (else 422). */
+export const ZAnswerInput = z.strictObject({
+  id: z.uuid(),
+  values: z.record(z.string(), z.unknown(), { error: 'must be an object of form values' }),
+});
+export const ZSnoozeInput = z.strictObject({ id: z.uuid(), until: ZTimestamp });
+
+/** A boolean that also arrives as the query-string text `true` / `false`. */
+const ZQueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+export const ZListItemsInput = z.strictObject({
+  limit: ZPageLimit,
+  cursor: z.string().max(200).optional(),
+  status: z.enum(itemStatuses).optional(),
+  channel_id: z.uuid().optional(),
+  channel: ZName.optional().describe('Channel name'),
+  include_archived: ZQueryBool.default(false),
+  include_snoozed: ZQueryBool.default(false),
+  assigned_to_me: ZQueryBool.default(false).describe('Only items assigned to you, your teams or your role'),
+  claimed_by_me: ZQueryBool.default(false).describe('Only items you claimed'),
+  q: z.string().trim().min(1).max(200).optional(),
+});
+export type ListItemsInput = z.infer<typeof ZListItemsInput>;
+
+export const ZItemList = z.object({ items: z.array(ZItem), next_cursor: z.string().nullable() });
+
+const tags = ['items'];
+const action = (name: string, summary: string) =>
+  ({ openapi: { method: 'POST', path: `/items/{id}/${name}`, protect: true, tags, summary } }) as const;
+
+export const itemMeta = {
+  create: {
+    status: 201,
+    openapi: {
+      method: 'POST',
+      path: '/items',
+      protect: true,
+      tags,
+      summary: 'Create an item',
+      successDescription: 'The item',
+      errorResponses: { 402: 'Plan limit reached', 403: 'Permission denied' },
+    },
+  },
+  list: {
+    openapi: {
+      method: 'GET',
+      path: '/items',
+      protect: true,
+      tags,
+      summary: 'List items: pinned first, then newest',
+    },
+  },
+  get: { openapi: { method: 'GET', path: '/items/{id}', protect: true, tags, summary: 'Get one item' } },
+  update: {
+    openapi: { method: 'PATCH', path: '/items/{id}', protect: true, tags, summary: 'Update fields' },
+  },
+  answer: action('answer', 'Answer the form (values are validated against it)'),
+  ack: action('ack', 'Mark as viewed'),
+  dismiss: action('dismiss', 'Dismiss'),
+  archive: action('archive', 'Archive'),
+  unarchive: action('unarchive', 'Unarchive (back to the status it had)'),
+  restore: action('restore', 'Restore a dismissed, expired or withdrawn item'),
+  withdraw: action('withdraw', 'Withdraw an open question (the asking side takes it back)'),
+  snooze: action('snooze', 'Hide from lists until a future time'),
+  unsnooze: action('unsnooze', 'Remove the snooze'),
+  pin: action('pin', 'Pin to the top of lists'),
+  unpin: action('unpin', 'Unpin'),
+} as const;

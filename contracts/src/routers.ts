@@ -1,0 +1,63 @@
+import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
+import type { z } from 'zod';
+import { accountsProcedures } from './accounts/procedures';
+import { adminProcedures } from './admin/procedures';
+import { attachmentsProcedures } from './attachments/procedures';
+import { auditProcedures } from './audit/procedures';
+import { billingProcedures } from './billing/procedures';
+import { channelsProcedures } from './channels/procedures';
+import { emailProcedures } from './email/procedures';
+import type { ErrorShape } from './errors';
+import { identityProcedures } from './identity/procedures';
+import { inboundProcedures } from './inbound/procedures';
+import { invitationAccountProcedures, invitationAdminProcedures } from './invitations/procedures';
+import { itemsProcedures } from './items/procedures';
+import type { Meta } from './meta';
+import type { ProcedureContract } from './procedure';
+import { pushProcedures } from './push/procedures';
+import { settingsProcedures } from './settings/procedures';
+import { slackProcedures } from './slack/procedures';
+import { statsProcedures } from './stats/procedures';
+import { templatesProcedures } from './templates/procedures';
+import { webhooksProcedures } from './webhooks/procedures';
+
+/** Every operation of the resource process (REST /api, tRPC /trpc, MCP), by router. */
+export const appContract = {
+  identity: identityProcedures,
+  items: itemsProcedures,
+  attachments: attachmentsProcedures,
+  channels: channelsProcedures,
+  templates: templatesProcedures,
+  settings: settingsProcedures,
+  audit: auditProcedures,
+  stats: statsProcedures,
+  admin: { ...adminProcedures, ...invitationAdminProcedures },
+  inbound: inboundProcedures,
+  webhooks: webhooksProcedures,
+  billing: billingProcedures,
+  push: pushProcedures,
+  email: emailProcedures,
+  slack: slackProcedures,
+};
+
+/** The authorization process's operations (/auth REST, /auth/trpc). */
+export const authContract = { accounts: { ...accountsProcedures, ...invitationAccountProcedures } };
+
+type ContractTree = { [key: string]: ProcedureContract | ContractTree };
+
+type InputOf<C> = C extends { input: infer I extends z.ZodType } ? z.input<I> : undefined;
+type ProcedureOf<C extends ProcedureContract> = C['kind'] extends 'query'
+  ? TRPCQueryProcedure<{ input: InputOf<C>; output: z.output<C['output']>; meta: Meta }>
+  : TRPCMutationProcedure<{ input: InputOf<C>; output: z.output<C['output']>; meta: Meta }>;
+type RecordOf<T> = {
+  [K in keyof T]: T[K] extends ProcedureContract ? ProcedureOf<T[K]> : RecordOf<T[K]>;
+};
+
+/** A tRPC router type for clients, built from contracts alone (no server code). */
+export type RouterOf<T extends ContractTree> = TRPCBuiltRouter<
+  { ctx: object; meta: Meta; errorShape: ErrorShape; transformer: false },
+  RecordOf<T>
+>;
+
+export type AppRouter = RouterOf<typeof appContract>;
+export type AuthRouter = RouterOf<typeof authContract>;
