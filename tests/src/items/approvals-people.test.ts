@@ -147,6 +147,9 @@ describe('only people answer toward approvals', () => {
     expect((await answer(oauth, item.id, true)).body.status).toBe('answered');
 
     const entries = await timeline(owner, item.id);
+    expect(entries.find((e) => e.action === 'item.create')?.data).toEqual({
+      approvals: { allow_agents: true, allow_timeout_answer: false },
+    });
     expect(entries.find((e) => e.action === 'item.approve')).toMatchObject({
       actor_type: 'agent',
       data: { allow_agents: true },

@@ -35,6 +35,20 @@ export function approverCheck(rule: ApproverRule | null, identity: Identity | nu
 }
 
 /**
+ * What the creation's audit entry records of an approvals rule that lets more than people decide
+ * (nothing for one that does not), so the log shows who was allowed to approve from the start.
+ */
+export function approvalsAuditData(rule: ApproverRule | null): Record<string, unknown> {
+  if (!rule?.allow_agents && !rule?.allow_timeout_answer) return {};
+  return {
+    approvals: {
+      allow_agents: rule.allow_agents === true,
+      allow_timeout_answer: rule.allow_timeout_answer === true,
+    },
+  };
+}
+
+/**
  * An `on_timeout` answer would decide an item collecting approvals with nobody approving: refused
  * (400 naming the field) unless the rule says `allow_timeout_answer` (silence is never consent).
  * Expiring or dismissing at the deadline decides nothing and is always allowed.
