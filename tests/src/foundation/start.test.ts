@@ -93,7 +93,8 @@ describe('pnpm start (compiled)', () => {
     expect(await portOpen(pgPort)).toBe(false);
     expect(await portOpen(port)).toBe(false);
     expect(await portOpen(webPort)).toBe(false);
-  });
+    // The build turbo runs first and the start itself wait up to 90 s above: allow them that.
+  }, 120_000);
 
   it('refuses to start on a wrong setting, naming the variable', async () => {
     const run = start({ PORT: 'eighty', DATA_DIR: path.join(tmpdir(), 'beckon-never-created') });
