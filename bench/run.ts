@@ -1,4 +1,4 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web]`: bounded load on loopback against real
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate]`: bounded load on loopback against real
 // processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
 // BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { answerToStream } from './agents';
+import { gateDecisions } from './gate';
 import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
 import {
   agentKey,
@@ -27,8 +28,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const roundSeconds = Math.max(1, Math.round(seconds / 2));
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const only = process.argv[2];
-if (only === 'web') {
-  for (const line of dashboardBundle()) console.log(line);
+if (only === 'web' || only === 'gate') {
+  for (const line of only === 'web' ? dashboardBundle() : gateDecisions()) console.log(line);
   process.exit(0);
 }
 const database = await benchDatabase();

@@ -14,6 +14,21 @@ const shared = {
 export default defineConfig([
   // The client, for import and require; one declaration bundle per format.
   { ...shared, entry: { index: 'src/index.ts' }, format: ['esm', 'cjs'], clean: true },
+  // The framework adapters (`@beckon/sdk/ai`, ...): their frameworks are optional peer
+  // dependencies, and the client comes from the package's own entry, not a copy of it.
+  {
+    ...shared,
+    entry: {
+      'adapters/ai': 'src/adapters/ai.ts',
+      'adapters/openai-agents': 'src/adapters/openai-agents.ts',
+      'adapters/langgraph': 'src/adapters/langgraph.ts',
+      'adapters/claude-agent-sdk': 'src/adapters/claude-agent-sdk.ts',
+    },
+    format: ['esm', 'cjs'],
+    platform: 'node',
+    external: ['@beckon/sdk'],
+    clean: false,
+  },
   // The `beckon` command (ESM, run by node).
   {
     ...shared,

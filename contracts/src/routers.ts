@@ -8,6 +8,7 @@ import { billingProcedures } from './billing/procedures';
 import { channelsProcedures } from './channels/procedures';
 import { emailProcedures } from './email/procedures';
 import type { ErrorShape } from './errors';
+import { gateProcedures } from './gate/procedures';
 import { identityProcedures } from './identity/procedures';
 import { inboundProcedures } from './inbound/procedures';
 import { invitationAccountProcedures, invitationAdminProcedures } from './invitations/procedures';
@@ -38,6 +39,7 @@ export const appContract = {
   push: pushProcedures,
   email: emailProcedures,
   slack: slackProcedures,
+  gate: gateProcedures,
 };
 
 /** The authorization process's operations (/auth REST, /auth/trpc). */

@@ -4,6 +4,7 @@ import { version } from '../package.json';
 import { serveMcp } from './bridge';
 
 const USAGE = `Usage: beckon-mcp [--url <url>] [--token <token>] [--version]
+       beckon-mcp gate ...   put people's approval in front of another MCP server (beckon-mcp gate --help)
 
 Serves Beckon's agent tools (service.notify, service.ask, ...) over stdio for MCP hosts that
 launch tools as processes, forwarding every call to <url>/mcp with the token.
@@ -55,4 +56,7 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+process.exitCode =
+  process.argv[2] === 'gate'
+    ? await (await import('./gate/command')).gateCommand(process.argv.slice(3))
+    : await main();

@@ -4,5 +4,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2), process.env);
+await import('../src/cli/bin.ts');

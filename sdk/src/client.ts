@@ -19,6 +19,7 @@ import type {
   Item,
   ItemList,
   ListItemsInput,
+  RouterInputs,
   TimelineEntry,
   UpdateItemInput,
 } from './types';
@@ -176,6 +177,21 @@ export function createClient(options: ClientOptions) {
     /** Audit events and comments merged, oldest first. */
     timeline: (id: string, callOptions?: CallOptions): Promise<TimelineEntry[]> =>
       call('query', (o) => items.timeline.query({ id }, o), callOptions),
+    /** The gate (docs/agents.md): whether an agent's tool call may run; `askApproval` builds on it. */
+    gate: {
+      /** A grant in force for the rule (`{grant}`), else a new question (`{item}`); 201. */
+      request: (input: RouterInputs['gate']['request'], callOptions?: CallOptions) =>
+        call('create', (o) => trpc.gate.request.mutate(input, o), callOptions),
+      /** Records the grant of a question answered "allow for N minutes" (again: the same grant). */
+      grant: (itemId: string, callOptions?: CallOptions) =>
+        call('create', (o) => trpc.gate.grant.mutate({ item_id: itemId }, o), callOptions),
+      /** Grants in force: an agent's own, or the organization's for a person. */
+      grants: (callOptions?: CallOptions) =>
+        call('query', (o) => trpc.gate.list.query(undefined, o), callOptions),
+      /** Ends a grant at once. */
+      revoke: (id: string, callOptions?: CallOptions) =>
+        call('action', (o) => trpc.gate.revoke.mutate({ id }, o), callOptions),
+    },
     /** The identity behind the token, with its role and permissions (a cheap token check). */
     me: (callOptions?: CallOptions) =>
       call('query', (o) => trpc.identity.whoAmI.query(undefined, o), callOptions),

@@ -1,3 +1,12 @@
+export {
+  type Approval,
+  type ApprovalRequest,
+  askApproval,
+  awaitApproval,
+  type GateGrant,
+  type PendingApproval,
+  startApproval,
+} from './approval';
 export { type BeckonClient, type ClientOptions, createClient, type Question } from './client';
 export {
   BeckonError,

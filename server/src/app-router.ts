@@ -6,6 +6,7 @@ import { auditRouter } from './modules/audit/router';
 import { billingRouter } from './modules/billing/router';
 import { channelsRouter } from './modules/channels/router';
 import { emailRouter } from './modules/email/router';
+import { gateRouter } from './modules/gates/router';
 import { identityRouter } from './modules/identity/router';
 import { inboundRouter } from './modules/inbound/router';
 import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
@@ -36,6 +37,7 @@ export const appRouter = router({
   push: pushRouter,
   email: emailRouter,
   slack: slackRouter,
+  gate: gateRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,12 @@ export const ZComment = z
     body: z.string(),
     actor_type: ZActorType,
     actor_id: z.uuid().nullable(),
+    actor_name: z
+      .string()
+      .nullable()
+      .describe(
+        "The actor's display name (a person's name, else email; an agent's name); null for the system",
+      ),
     created_at: z.string(),
   })
   .meta({ id: 'Comment' });
@@ -28,6 +34,12 @@ export const ZTimelineEntry = z
     body: z.string().nullable(),
     actor_type: ZActorType,
     actor_id: z.uuid().nullable(),
+    actor_name: z
+      .string()
+      .nullable()
+      .describe(
+        "The actor's display name (a person's name, else email; an agent's name); null for the system",
+      ),
     data: z.record(z.string(), z.unknown()).nullable(),
     created_at: z.string(),
   })

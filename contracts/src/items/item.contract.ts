@@ -65,6 +65,11 @@ export const ZItem = z
     on_timeout: ZOnTimeout.describe('What happens at the deadline'),
     approvals: ZApprovals.nullable(),
     responses: z.array(ZResponse).describe('Every answer, oldest first'),
+    names: z
+      .record(z.string(), z.string())
+      .describe(
+        'Display names by id of the people (name, else email), agents and teams the item refers to (created_by, answered_by, claimed_by, assignees, responses, escalation)',
+      ),
   })
   .meta({ id: 'Item' });
 export type ItemView = z.infer<typeof ZItem>;

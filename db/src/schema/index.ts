@@ -1,6 +1,7 @@
 export * from './billing';
 export * from './credentials';
 export * from './email';
+export * from './gates';
 export * from './hooks';
 export * from './items';
 export * from './limits';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from './main';
-
-process.exitCode = await main(process.argv.slice(2), process.env);
+const argv = process.argv.slice(2);
+// `beckon gate` runs before every tool call of a coding agent: it loads only what it needs.
+const run = argv[0] === 'gate' ? (await import('./gate/command')).gateCommand : (await import('./main')).main;
+process.exitCode = await run(argv, process.env);

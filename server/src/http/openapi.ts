@@ -1,5 +1,8 @@
+import type { Meta } from '@beckon/contracts/meta';
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Env } from '../env';
+import { type DocumentedError, documentedErrors, isIdempotent } from './openapi-errors';
+import { addExample, RECORDED_EXAMPLES } from './openapi-examples';
 import { restProcedures } from './rest';
 
 type Schema = Record<string, unknown>;
@@ -52,18 +55,55 @@ const ERROR_RESPONSES: Record<string, [string, string]> = {
   '409': ['Conflict', 'Not allowed in the current state'],
   '410': ['Error', 'No longer available'],
   '413': ['PayloadTooLarge', 'Body or attachment over the limit'],
+  '415': ['Error', 'The body is not JSON (send Content-Type: application/json)'],
   '422': ['ValidationFailed', 'Form answer invalid'],
   '429': ['Error', 'Rate limited (Retry-After says when to come back)'],
   '500': ['Error', 'Internal error'],
   '503': ['Error', 'A service it needs is unavailable (Retry-After says when to try again)'],
 };
 
-const errorResponse = (status: string) => {
+const retryAfter = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+};
+
+const errorResponse = (status: string, documented?: Omit<DocumentedError, 'status'>) => {
   const [schema, description] = ERROR_RESPONSES[status] ?? ['Error', 'Error'];
   return {
-    description,
-    content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+    description: documented?.description ?? description,
+    ...(status === '429' || status === '503' ? { headers: retryAfter } : {}),
+    content: {
+      'application/json': { schema: { $ref: `#/components/schemas/${documented?.schema ?? schema}` } },
+    },
   };
+};
+
+/** The same status documented for several reasons: one response naming them all. */
+function mergeByStatus(errors: DocumentedError[]): Map<string, Omit<DocumentedError, 'status'>> {
+  const merged = new Map<string, Omit<DocumentedError, 'status'>>();
+  for (const { status, ...documented } of errors) {
+    const before = merged.get(status);
+    const description = [before?.description, documented.description].filter(Boolean).join('; or ');
+    merged.set(status, {
+      ...(description ? { description } : {}),
+      ...((documented.schema ?? before?.schema) ? { schema: documented.schema ?? before?.schema } : {}),
+    });
+  }
+  return merged;
+}
+
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the creation safe to retry: the same key and body within 24 hours answer the first result again (with Idempotent-Replayed: true); scoped to the caller and the operation',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 const uuidParam = (name: string) =>
@@ -90,6 +130,9 @@ const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
   },
 };
 
+/** The repository's licence (the published packages carry the same). */
+const LICENSE = { name: 'MIT', identifier: 'MIT' };
+
 /** Which process a document describes: the resource API (/api) or the account API (/auth). */
 export type ApiSurface = 'resource' | 'auth';
 
@@ -99,6 +142,7 @@ const SURFACES = {
     description: 'Interactive notifications: agents ask, people answer, outcomes flow back.',
     baseUrl: (env: Env) => `${env.RESOURCE_URL}/api`,
     extraPaths: DOWNLOAD_PATHS,
+    errors: { prefix: '/api', rateLimitsEveryRoute: true },
   },
   auth: {
     title: 'Beckon account API',
@@ -106,6 +150,7 @@ const SURFACES = {
       'The authorization process: sign-in (magic link, external providers), sessions, organizations, API keys, invitations.',
     baseUrl: (env: Env) => `${env.ISSUER_URL}/auth`,
     extraPaths: {},
+    errors: { prefix: '/auth', rateLimitsEveryRoute: false },
   },
 } satisfies Record<ApiSurface, unknown>;
 
@@ -114,7 +159,7 @@ export function openApiDocument(
   env: Env,
   surface: ApiSurface = 'resource',
 ): OpenAPIObject {
-  const { title, description, baseUrl, extraPaths } = SURFACES[surface];
+  const { title, description, baseUrl, extraPaths, errors } = SURFACES[surface];
   const doc = generateOpenApiDocument(router, {
     title,
     description,
@@ -124,21 +169,27 @@ export function openApiDocument(
       bearer: { type: 'http', scheme: 'bearer', description: 'Session token, API key or OAuth token' },
     },
   });
+  doc.info.license = LICENSE;
   const generated = Object.entries(doc.components?.schemas ?? {}).filter(
     ([name]) => !name.startsWith('error.'),
   );
   doc.components = { ...doc.components, schemas: { ...Object.fromEntries(generated), ...ERROR_SCHEMAS } };
   doc.paths = { ...doc.paths, ...extraPaths };
+  const metas = new Map<string, Meta>();
   // Creations answer 201 (meta.status): document that instead of the generated 200.
   for (const { meta } of restProcedures(router)) {
+    metas.set(`${meta.openapi.method} ${meta.openapi.path}`, meta);
     const op = doc.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];
     if (meta.status && op?.responses?.['200']) {
       op.responses[String(meta.status)] = op.responses['200'];
       delete op.responses['200'];
     }
   }
+  const examples = RECORDED_EXAMPLES[surface] ?? {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const op of Object.values(item as Record<string, Schema>)) {
+    for (const [method, op] of Object.entries(item as Record<string, Schema>)) {
+      const route = `${method.toUpperCase()} ${path}`;
+      const meta = metas.get(route);
       const responses = (op.responses ?? {}) as Record<string, unknown>;
       const statuses = new Set(Object.keys(responses).filter((s) => Number(s) >= 400 || s === 'default'));
       statuses.delete('default');
@@ -149,7 +200,19 @@ export function openApiDocument(
       if (op.requestBody) statuses.add('413');
       delete responses.default;
       for (const status of statuses) responses[status] = errorResponse(status);
+      // What else it can answer (openapi-errors.ts), added beside what was documented already.
+      for (const [status, documented] of mergeByStatus(documentedErrors(route, op, meta, errors))) {
+        responses[status] ??= errorResponse(status, documented);
+      }
       op.responses = responses;
+      // Public operations say so: an empty requirement, not a missing one.
+      op.security ??= [];
+      if (isIdempotent(meta)) {
+        op.parameters = [...((op.parameters as unknown[]) ?? []), IDEMPOTENCY_KEY];
+        const success = responses[String(meta?.status)] as Schema | undefined;
+        if (success) success.headers = { ...(success.headers as Schema), ...REPLAYED };
+      }
+      addExample(op, examples[route]);
     }
   }
   return doc;

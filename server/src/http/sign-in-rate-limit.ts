@@ -11,7 +11,7 @@ import { sendInSurfaceShape, trpcCalls } from './surface-replies';
  * per-client-address limit each counts against (the per-email limit of magic links is counted
  * where the address is read: magic-link.service.ts).
  */
-const ROUTES: Record<string, PolicyName> = {
+export const SIGN_IN_LIMITED_ROUTES: Record<string, PolicyName> = {
   'POST /auth/magic-link': 'sign_in',
   'POST /auth/dev-login': 'sign_in',
   'POST /oauth/interaction/:uid/magic-link': 'sign_in',
@@ -53,7 +53,7 @@ function callsOf(request: FastifyRequest): Map<PolicyName, number> {
     }
     return calls;
   }
-  const policy = ROUTES[`${request.method} ${route}`];
+  const policy = SIGN_IN_LIMITED_ROUTES[`${request.method} ${route}`];
   if (policy) calls.set(policy, 1);
   return calls;
 }

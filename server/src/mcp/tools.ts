@@ -1,4 +1,10 @@
 import { ZName } from '@beckon/contracts/channels/channels.contract';
+import {
+  ZCreateGrantInput,
+  ZGateGrant,
+  ZGateRequest,
+  ZGateRequestInput,
+} from '@beckon/contracts/gate/gate.contract';
 import { ZAddCommentInput, ZComment } from '@beckon/contracts/items/comments.contract';
 import { ZForm } from '@beckon/contracts/items/form.contract';
 import {
@@ -97,7 +103,10 @@ const ZNotifyArgs = z.strictObject({
   idempotency_key: ZIdempotencyKey,
 });
 
-/** The eight tools of the specification and service.get, each calling one tRPC procedure. */
+/**
+ * The eight tools of the specification, service.get and the gate's two (docs/agents.md), each
+ * calling one tRPC procedure.
+ */
 export const AGENT_TOOLS: AgentTool[] = [
   tool({
     name: 'service.notify',
@@ -222,5 +231,26 @@ export const AGENT_TOOLS: AgentTool[] = [
       .partial()
       .extend({ id: ZId }),
     call: (caller, args) => caller.items.update(args),
+  }),
+  tool({
+    name: 'service.gate_request',
+    title: 'Ask whether a tool call may run',
+    output: ZGateRequest,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    description:
+      'Before running a sensitive tool call: returns {grant} when a person allowed this rule for a while (run it), otherwise {item}, a question with allow / allow for N minutes / deny and a note. Wait with service.get (wait_seconds); when answered "allow_for", call service.gate_grant so the next calls pass.',
+    input: ZGateRequestInput.extend({ idempotency_key: ZIdempotencyKey }),
+    creates: true,
+    call: (caller, { idempotency_key: _key, ...args }) => caller.gate.request(args),
+  }),
+  tool({
+    name: 'service.gate_grant',
+    title: 'Record a time-limited grant',
+    output: ZGateGrant,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    description:
+      'After a gate request was answered "allow_for": records the grant, so service.gate_request passes for the same rule until it expires. Returns the grant.',
+    input: z.strictObject({ item_id: ZCreateGrantInput.shape.item_id }),
+    call: (caller, args) => caller.gate.grant(args),
   }),
 ];

@@ -78,7 +78,7 @@ const payload = <T>(result: ToolResult) => JSON.parse(result.content[0]!.text) a
 const FORM = { id: 'deploy', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
 describe('POST /mcp', () => {
-  it('initializes with protocol 2025-03-26 and lists the nine tools with schemas', async () => {
+  it('initializes with protocol 2025-03-26 and lists the eleven tools with schemas', async () => {
     const { key } = await agentAccount();
     const { client, negotiated } = await connect(key.token, '2025-03-26');
     expect(negotiated).toEqual(['2025-03-26']);
@@ -91,6 +91,8 @@ describe('POST /mcp', () => {
       'service.ask',
       'service.comment_add',
       'service.dismiss',
+      'service.gate_grant',
+      'service.gate_request',
       'service.get',
       'service.list',
       'service.notify',

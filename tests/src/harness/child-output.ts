@@ -10,3 +10,18 @@ export function collectOutput(child: ChildProcess): () => string {
   child.stderr?.on('data', append);
   return () => output;
 }
+
+export type Finished = { code: number | null; stdout: string; stderr: string };
+
+/** A child process's exit code and what it wrote, once it has ended. */
+export function finishedRun(child: ChildProcess): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}

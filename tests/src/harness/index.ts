@@ -1,3 +1,4 @@
+export { type Finished, finishedRun } from './child-output';
 export { createTestDatabase, type TestDatabase } from './database';
 export { Factories, planLimitBody, type SystemRole, signedInCallers } from './factories';
 export { type PaymentCall, startFakePayments } from './fake-payments';

@@ -438,7 +438,16 @@ export function attachmentsSuite(storage: StorageUnderTest) {
           type: 'string',
           format: 'binary',
         });
-        expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+        expect(Object.keys(get.responses).sort()).toEqual([
+          '200',
+          '400',
+          '401',
+          '403',
+          '404',
+          '429',
+          '500',
+          '503',
+        ]);
       });
     });
   });

@@ -63,5 +63,6 @@ describe('the API reference page in a browser', () => {
     expect(requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
     expect(requested).toContain(`${origin}/api/me`);
     await context.close();
-  });
+    // Swagger UI renders every operation with its examples: slow on a loaded machine.
+  }, 90_000);
 });

@@ -90,15 +90,23 @@ describe('inbound webhooks', () => {
 
 describe('OpenAPI', () => {
   it('documents the inbound delivery with the item creation body', async () => {
-    type Op = { requestBody?: unknown; security?: unknown[]; parameters?: { name: string; in: string }[] };
+    type Op = {
+      requestBody?: { content: Record<string, { schema: unknown }> };
+      security?: unknown[];
+      parameters?: { name: string; in: string }[];
+    };
     type Doc = { paths: Record<string, Record<string, Op>> };
     const doc = (await server.resource.get<Doc>('/api/openapi.json')).body;
     expect(doc.paths['/inbound-webhooks']).toBeDefined();
     const inbound = doc.paths['/webhooks/inbound/{token}']?.post;
-    expect(inbound?.requestBody).toEqual(doc.paths['/items']?.post?.requestBody);
+    const schema = (op: Op | undefined) => op?.requestBody?.content['application/json']?.schema;
+    expect(schema(inbound)).toEqual(schema(doc.paths['/items']?.post));
     expect(JSON.stringify(inbound?.requestBody)).toContain('"title"');
     // Generated from its procedure like every route: the token is a path parameter, no bearer.
-    expect(inbound?.parameters).toEqual([expect.objectContaining({ name: 'token', in: 'path' })]);
+    expect(inbound?.parameters).toEqual([
+      expect.objectContaining({ name: 'token', in: 'path' }),
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }),
+    ]);
     expect(inbound?.security ?? []).toEqual([]);
     expect(doc.paths['/items']?.post?.security).not.toEqual([]);
   });

@@ -211,6 +211,26 @@ describe('a project that installed @beckon/sdk with npm', () => {
     });
   });
 
+  it('loads the framework adapters with import and require; a missing framework is named', async () => {
+    const load = (code: string) =>
+      runProgram(process.execPath, ['--input-type=module', '-e', code], { cwd: sdkOnly });
+    const esm = await load(
+      "const [ai, oa, cl] = await Promise.all(['ai', 'openai-agents', 'claude-agent-sdk'].map((p) => import('@beckon/sdk/' + p)));" +
+        'console.log(typeof ai.beckonToolApproval, typeof oa.askForApprovals, typeof cl.beckonCanUseTool);',
+    );
+    expect(esm).toMatchObject({ code: 0, stdout: 'function function function\n' });
+    const cjs = await runProgram(
+      process.execPath,
+      ['-e', "console.log(typeof require('@beckon/sdk/openai-agents').applyApprovals)"],
+      { cwd: sdkOnly },
+    );
+    expect(cjs).toMatchObject({ code: 0, stdout: 'function\n' });
+    // LangGraph's adapter calls the framework: without it installed, the error names it.
+    const missing = await load("await import('@beckon/sdk/langgraph')");
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('@langchain/langgraph');
+  });
+
   it('beckon mcp says how to get @beckon/mcp when it is not installed', async () => {
     const run = await runProgram(bin(sdkOnly, 'beckon'), ['mcp'], { env: env() });
     expect(run.code).toBe(1);

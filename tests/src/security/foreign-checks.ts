@@ -19,6 +19,7 @@ import {
  */
 const SAMPLE_INPUT: Record<string, () => Record<string, unknown>> = {
   'items.create': () => ({ title: 'sweep' }),
+  'gate.request': () => ({ rule: 'Bash(sweep)', title: 'sweep' }),
   'items.update': () => ({ title: 'changed' }),
   'items.answer': () => ({ values: { ok: true } }),
   'items.snooze': () => ({ until: new Date(Date.now() + 3_600_000).toISOString() }),

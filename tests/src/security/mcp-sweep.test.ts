@@ -90,8 +90,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('security sweep over MCP', () => {
-  it('lists the nine tools (the eight of the specification and service.get)', () => {
-    expect(new Set(tools.map((t) => t.name)).size).toBe(9);
+  it('lists the eleven tools (the eight of the specification, service.get and the two of the gate)', () => {
+    expect(new Set(tools.map((t) => t.name)).size).toBe(11);
   });
 
   it('answers 401 with the challenge to every call without a valid token', async () => {

@@ -100,6 +100,18 @@ const MAKERS = {
     (await created(t.owner.post('/api/admin/agents', { name: `a-${unique()}` }), 'an agent')).id!,
   'api-key': async (t) => (await t.factories.apiKey(t.id, t.userId)).id,
   organization: async (t) => t.id,
+  'gate-grant': async (t) => {
+    const asked = await created(
+      t.owner.post('/api/gate/requests', { rule: 'sweep', title: 'sweep' }),
+      'a gate request',
+    );
+    const itemId = (asked.item as unknown as { id: string }).id;
+    await created(
+      t.owner.post(`/api/items/${itemId}/answer`, { values: { decision: 'allow_for' } }),
+      'an answer',
+    );
+    return (await created(t.owner.post('/api/gate/grants', { item_id: itemId }), 'a grant')).id!;
+  },
 } satisfies Record<string, Maker>;
 
 export type Kind = keyof typeof MAKERS;
@@ -134,6 +146,7 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   org_id: 'organization',
   plan_id: 'global',
   template: 'template',
+  grants: 'gate-grant',
 };
 
 /** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */

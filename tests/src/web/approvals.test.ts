@@ -36,6 +36,7 @@ describe('approvals and the timeout policy in the dashboard', () => {
     const team = await new Factories(server.database.db).team(server.resource);
     const ada = await team.join('member');
     const bob = await team.join('member');
+    await server.database.sql`update users set name = 'Ada Lovelace' where id = ${ada.id}`;
     const item = (
       await team.owner.post<{ id: string }>('/api/items', {
         title: 'Change the firewall rules?',
@@ -74,14 +75,17 @@ describe('approvals and the timeout policy in the dashboard', () => {
 
     // Bob's approval is the second: the item is answered, both responses listed in order.
     const bobs = await open(bob.token, item.id);
-    await bobs.getByText(/^Person [0-9a-f]{8} approved/).waitFor();
+    await bobs
+      .getByRole('list', { name: 'Responses' })
+      .getByText(/^Ada Lovelace approved/)
+      .waitFor();
     await bobs.getByRole('radio', { name: 'Approve' }).click();
     await bobs.getByRole('button', { name: 'Submit answer' }).click();
     await bobs.getByRole('heading', { name: 'Approvals: 2 of 2' }).waitFor();
     await bobs.getByRole('heading', { name: 'Answer', exact: true, level: 2 }).waitFor();
     const responses = bobs.getByRole('list', { name: 'Responses' }).getByRole('listitem');
     expect(await responses.allTextContents()).toEqual([
-      expect.stringMatching(/^Person [0-9a-f]{8} approved/),
+      expect.stringMatching(/^Ada Lovelace approved/),
       expect.stringMatching(/^You approved/),
     ]);
     // Answered: the policy is no longer shown.

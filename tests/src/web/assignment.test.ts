@@ -51,7 +51,7 @@ describe('assignees, claims and escalation in the dashboard', () => {
 
     await section.getByRole('button', { name: 'Claim' }).click();
     await section.getByText(/^Claimed by you since/).waitFor();
-    await page.getByRole('region', { name: 'Timeline' }).getByText('A person claimed it').waitFor();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Test User claimed it').waitFor();
     expect(
       (await team.owner.get<{ claimed_by: unknown }>(`/api/items/${assigned.id}`)).body.claimed_by,
     ).toEqual({
@@ -63,7 +63,7 @@ describe('assignees, claims and escalation in the dashboard', () => {
     const bobs = await open(bob.token, `/items/${assigned.id}`);
     await bobs
       .getByRole('region', { name: 'Assignment' })
-      .getByText(/^Claimed by user …/)
+      .getByText(/^Claimed by Test User since/)
       .waitFor();
     expect(await bobs.getByRole('button', { name: /Release/ }).count()).toBe(0);
 

@@ -152,6 +152,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** The texts an element's aria-describedby points to (how a screen reader hears its error). */
+export const description = (page: Page, label: string) =>
+  page.getByLabel(label).evaluate((element) => {
+    const w = globalThis as unknown as BrowserGlobals;
+    return (element.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id: string) => w.document.getElementById(id)?.textContent ?? '')
+      .join(' ');
+  });
+
 /** Whether the page is wider than its viewport (horizontal scrolling on a phone). */
 export const overflowsHorizontally = (page: Page) =>
   page.evaluate(() => {

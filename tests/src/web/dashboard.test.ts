@@ -9,6 +9,7 @@ import {
   type BrowserGlobals,
   type Dashboard,
   dashboardPerFile,
+  description,
   overflowsHorizontally,
   screenshot,
 } from './browser';
@@ -73,16 +74,6 @@ const deployForm = {
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, level: 1 });
 const feedItem = (page: Page, title: string) =>
   page.getByRole('feed').getByRole('link', { name: title, exact: true });
-
-/** The texts an element's aria-describedby points to (how a screen reader hears its error). */
-const description = (page: Page, label: string) =>
-  page.getByLabel(label).evaluate((element) => {
-    const w = globalThis as unknown as BrowserGlobals;
-    return (element.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .map((id: string) => w.document.getElementById(id)?.textContent ?? '')
-      .join(' ');
-  });
 
 describe('dashboard', () => {
   it('signs in by magic link; items arrive live; answer, comment, attach, snooze, archive', async () => {
@@ -165,10 +156,13 @@ describe('dashboard', () => {
 
     // A 422 is shown inline, in the API's words; then a valid answer goes through.
     await page.getByRole('button', { name: 'Submit answer' }).click();
-    await page.getByRole('alert').getByText('validation failed').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('2 answers need attention: see the messages beside them.')
+      .waitFor();
     expect(await page.getByLabel('Change ticket').getAttribute('aria-invalid')).toBe('true');
-    expect(await description(page, 'Change ticket')).toContain('required');
-    await page.getByRole('group', { name: 'Ship it?' }).getByText('required').waitFor();
+    expect(await description(page, 'Change ticket')).toContain('Fill in “Change ticket”: it is required.');
+    await page.getByRole('group', { name: 'Ship it?' }).getByText('Choose “Ship” or “Hold”.').waitFor();
     await page.getByRole('radio', { name: 'Ship' }).click();
     await page.getByLabel('Change ticket').fill('OPS-42');
     await page.getByLabel('Environment').selectOption('production');
@@ -209,7 +203,7 @@ describe('dashboard', () => {
     await page.getByRole('list', { name: 'Timeline' }).getByText('deleted an attachment').waitFor();
 
     // Snooze with the date picker.
-    await page.getByRole('button', { name: 'Snooze', exact: true }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Pick a date and time…' }).click();
     await page.getByRole('dialog').getByLabel('Date and time').fill('2030-01-02T09:30');
     await page.getByRole('dialog').getByRole('button', { name: 'Snooze' }).click();
@@ -224,7 +218,8 @@ describe('dashboard', () => {
     expect(await feedItem(page, 'Deploy v2.4 to production?').count()).toBe(0);
     await page.getByRole('tab', { name: 'Snoozed' }).click();
     await feedItem(page, 'Deploy v2.4 to production?').click();
-    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Unarchive' }).waitFor();
     expect((await api.get<Item>(`/api/items/${item.id}`)).body.status).toBe('archived');
     await page.goBack();

@@ -227,7 +227,7 @@ describe('the channel of an answer', () => {
     const context = await dashboard.context({ width: 1280, token: team.token });
     const page = await context.newPage();
     await page.goto(`/items/${item.id}`);
-    await page.getByRole('list', { name: 'Timeline' }).getByText('A person answered by email').waitFor();
+    await page.getByRole('list', { name: 'Timeline' }).getByText('Test User answered by email').waitFor();
     await page.getByText('Answered from').waitFor();
   }, 60_000);
 });

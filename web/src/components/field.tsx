@@ -1,4 +1,5 @@
 import { Field, Input, Label } from '@headlessui/react';
+import { fieldSentence } from '../lib/field-messages';
 
 /** A text input's classes: full width, focus ring, red border while invalid. */
 export const controlClass =
@@ -6,9 +7,11 @@ export const controlClass =
 
 export const labelClass = 'block text-sm font-medium text-gray-900';
 
-/** The API's message for one field (`fields.<name>` of a 400 or 422), under its input. */
-export function FieldError({ message }: { message: string | undefined }) {
-  return message ? <p className="mt-1 text-sm font-medium text-red-800">{message}</p> : null;
+/** The API's message for one field (`fields.<name>` of a 400 or 422), as a sentence under its input. */
+export function FieldError({ message, label }: { message: string | undefined; label: string }) {
+  return message ? (
+    <p className="mt-1 text-sm font-medium text-red-800">{fieldSentence(label, message)}</p>
+  ) : null;
 }
 
 /** A section of a page: white, bordered, spaced. */
@@ -50,7 +53,7 @@ export function TextField({
         invalid={error !== undefined}
         className={controlClass}
       />
-      <FieldError message={error} />
+      <FieldError message={error} label={label} />
     </Field>
   );
 }

@@ -3,6 +3,7 @@ import type { Actor, Identity } from '../../auth/identity';
 import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { recordItemChange } from './item-changes';
+import { actorNameSql } from './item-names';
 import { findItem } from './item-queries';
 
 type CommentRow = {
@@ -11,6 +12,7 @@ type CommentRow = {
   body: string;
   actor_type: Actor['type'];
   actor_id: string | null;
+  actor_name: string | null;
   created_at: Date;
 };
 
@@ -19,8 +21,10 @@ const commentView = (row: CommentRow) => ({ ...row, created_at: row.created_at.t
 export async function listComments(deps: Deps, identity: Identity, itemId: string) {
   await findItem(deps.sql, identity, itemId);
   const rows = await deps.sql<CommentRow[]>`
-    select id, item_id, body, actor_type, actor_id, created_at from comments
-     where item_id = ${itemId} and org_id = ${identity.orgId} order by id`;
+    select c.id, c.item_id, c.body, c.actor_type, c.actor_id, ${deps.sql.unsafe(actorNameSql('c.'))} as actor_name,
+           c.created_at
+      from comments c
+     where c.item_id = ${itemId} and c.org_id = ${identity.orgId} order by c.id`;
   return rows.map(commentView);
 }
 
@@ -31,7 +35,7 @@ export async function addComment(deps: Deps, identity: Identity, itemId: string,
     const [comment] = await tx<CommentRow[]>`
       insert into comments (id, org_id, item_id, body, actor_type, actor_id)
       values (${uuidv7()}, ${identity.orgId}, ${itemId}, ${body}, ${actor.type}, ${actor.id})
-      returning id, item_id, body, actor_type, actor_id, created_at`;
+      returning id, item_id, body, actor_type, actor_id, ${tx.unsafe(actorNameSql('comments.'))} as actor_name, created_at`;
     await recordItemChange(tx, {
       row: item,
       action: 'comment.create',
@@ -55,11 +59,13 @@ type TimelineRow = Omit<CommentRow, 'item_id' | 'body'> & {
 export async function timeline(deps: Deps, identity: Identity, itemId: string) {
   await findItem(deps.sql, identity, itemId);
   const rows = await deps.sql<TimelineRow[]>`
-    select 'event' as entry_type, a.id, a.action, null as body, a.actor_type, a.actor_id, a.data, a.created_at
+    select 'event' as entry_type, a.id, a.action, null as body, a.actor_type, a.actor_id,
+           ${deps.sql.unsafe(actorNameSql('a.'))} as actor_name, a.data, a.created_at
       from audit_entries a
      where a.item_id = ${itemId} and a.org_id = ${identity.orgId} and a.action <> 'comment.create'
     union all
-    select 'comment', c.id, null, c.body, c.actor_type, c.actor_id, null, c.created_at
+    select 'comment', c.id, null, c.body, c.actor_type, c.actor_id, ${deps.sql.unsafe(actorNameSql('c.'))},
+           null, c.created_at
       from comments c
      where c.item_id = ${itemId} and c.org_id = ${identity.orgId}
      order by created_at, id`;

@@ -17,6 +17,7 @@ import { quotaError } from '../billing/plan-gate';
 import { approvalsAuditData } from './approvers';
 import { escalationJob } from './escalation';
 import { expiryJob, followUps } from './item-changes';
+import { namesOfIds, referencedIds } from './item-names';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 import { creationRecipients, notificationParts } from './notify-people';
@@ -127,7 +128,7 @@ export async function createItem(
   );
   const escalation = escalationJob(sql, row);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
-  await sql`
+  const [created] = await sql<{ names: Record<string, string> }[]>`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
                          callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
@@ -138,11 +139,11 @@ export async function createItem(
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
               ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)})
     ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
-    select ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
+    select ${namesOfIds(sql, row.org_id, referencedIds(row))} as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
       ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(
     (error: unknown) => {
       throw quotaError(deps.env, error) ?? error;
     },
   );
-  return itemView(row);
+  return itemView({ ...row, names: created?.names });
 }

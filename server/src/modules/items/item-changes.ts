@@ -5,6 +5,7 @@ import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
 import { auditInsert } from '../audit/audit.service';
+import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { slackJobs } from './slack-follow-ups';
@@ -81,6 +82,14 @@ const webhookJobs = (
  * notification and, when the item has a callback URL, the callback job (select expressions).
  * Being one statement, it commits or rolls back with the change it follows.
  */
+
+/** An event's data: the item as the API shows it, with its names read in the same statement. */
+const eventData = (sql: Queryable, row: ItemRow) =>
+  row.names
+    ? sql.json({ item: itemView(row) } as never)
+    : sql`jsonb_set(${sql.json({ item: itemView(row) } as never)}::jsonb, '{item,names}',
+                    ${namesOfIds(sql, row.org_id, referencedIds(row))})`;
+
 export function followUps(sql: Queryable, change: Change) {
   const { row, actor, event } = change;
   const audit = sql`audit as (${auditInsert(sql, {
@@ -96,7 +105,7 @@ export function followUps(sql: Queryable, change: Change) {
   const slack = change.slack !== false;
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
-    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${sql.json({ item: itemView(row) } as never)}))
+    values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)}))
     ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}
     ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})

@@ -2,11 +2,12 @@ import type { Escalation } from '@beckon/contracts/assignment/assignment.contrac
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
 import { expiryJob } from './item-changes';
+import { itemNamesSql } from './item-names';
 import { ITEM_COLUMNS, type ItemRow } from './item-view';
 
 /** Shared by the item operations: the row with its channel name, channels, deadlines, expiry. */
-const SELECTED = ITEM_COLUMNS.map((column) => `i.${column}`).join(', ');
-export const RETURNING = ITEM_COLUMNS.join(', ');
+const SELECTED = `${ITEM_COLUMNS.map((column) => `i.${column}`).join(', ')}, ${itemNamesSql('i.')}`;
+export const RETURNING = `${ITEM_COLUMNS.join(', ')}, ${itemNamesSql('items.')}`;
 
 export const SELECT = (sql: Queryable) =>
   sql`select ${sql.unsafe(SELECTED)}, (select c.name from channels c where c.id = i.channel_id) as channel_name

@@ -26,6 +26,8 @@ export type ItemRow = SnakeKeys<Columns> & {
   on_timeout: OnTimeout | null;
   approvals: StoredApprovals | null;
   responses: ItemResponse[];
+  /** Display names by id (item-names.ts), where the statement read them. */
+  names?: Record<string, string> | null;
 };
 
 /** Every column an item view needs, from the same schema (not the search vector). */
@@ -76,5 +78,6 @@ export function itemView(row: ItemRow): ItemView {
     on_timeout: row.on_timeout ?? EXPIRE,
     approvals: approvalsView(row.approvals, row.responses),
     responses: row.responses,
+    names: row.names ?? {},
   };
 }

@@ -105,7 +105,7 @@ function CreateKeyForm({
             </option>
           ))}
         </Select>
-        <FieldError message={fields.agent_id} />
+        <FieldError message={fields.agent_id} label="Agent" />
       </Field>
       <TextField
         label="Key label"

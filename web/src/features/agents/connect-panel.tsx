@@ -1,13 +1,12 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { CopyButton } from '../../components/copy-button';
-
-type Snippet = { id: string; label: string; intro: string; code: string };
+import { gateSnippets, type Snippet } from './gate-snippets';
 
 /**
  * Ready-to-paste ways for an agent to use its key: MCP (HTTP, then asking as a task or with a
- * bounded wait, or stdio), the SDK, the CLI and plain HTTP.
+ * bounded wait, or stdio), the SDK, the CLI and plain HTTP; then the gates (gate-snippets.ts).
  */
-function snippets(origin: string, key: string): Snippet[] {
+export function snippets(origin: string, key: string): Snippet[] {
   return [
     {
       id: 'mcp',
@@ -128,7 +127,7 @@ beckon ask "Ship it?" --field ok:yesno:Ship --wait`,
 
 export function ConnectPanel({ apiKey }: { apiKey: string | null }) {
   const origin = window.location.origin;
-  const list = snippets(origin, apiKey ?? '<API_KEY>');
+  const list = [...snippets(origin, apiKey ?? '<API_KEY>'), ...gateSnippets(origin, apiKey ?? '<API_KEY>')];
   return (
     <section aria-labelledby="connect-heading" className="space-y-3">
       <h2 id="connect-heading" className="text-lg font-semibold text-gray-900">

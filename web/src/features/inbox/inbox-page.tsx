@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { navigate, useLocation } from '../../lib/router';
 import { type Item, trpc } from '../../lib/trpc';
+import { FirstSteps } from './first-steps';
 import { type FeedInput, ItemFeed } from './item-feed';
 
 const VIEWS = [
@@ -137,7 +138,15 @@ export function InboxPage() {
               <ItemFeed
                 input={inputs[v.id]}
                 label={v.label}
-                empty={q || status || channel ? 'No items match these filters.' : v.empty}
+                empty={
+                  q || status || channel ? (
+                    'No items match these filters.'
+                  ) : v.id === 'inbox' ? (
+                    <FirstSteps fallback={v.empty} />
+                  ) : (
+                    v.empty
+                  )
+                }
                 {...(v.id === 'snoozed' ? { keep: isSnoozed } : {})}
               />
             </TabPanel>

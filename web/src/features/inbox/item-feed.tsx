@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { useNow } from '../../lib/time';
@@ -27,7 +27,8 @@ export function ItemFeed({
   input: FeedInput;
   /** A client-side filter on top of the server's (the snoozed view). */
   keep?: (item: Item, now: number) => boolean;
-  empty: string;
+  /** What an empty list says: a sentence, or what to do next (the first steps). */
+  empty: string | ReactNode;
   label: string;
 }) {
   // tRPC's infiniteQueryOptions adds `direction` to the input, which the strict list input
@@ -79,7 +80,11 @@ export function ItemFeed({
   return (
     <div>
       {items.length === 0 && !hasNextPage ? (
-        <p className="px-4 py-10 text-center text-sm text-gray-700">{empty}</p>
+        typeof empty === 'string' ? (
+          <p className="px-4 py-10 text-center text-sm text-gray-700">{empty}</p>
+        ) : (
+          empty
+        )
       ) : null}
       <div
         ref={listRef}

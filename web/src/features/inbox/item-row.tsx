@@ -64,7 +64,7 @@ export const ItemRow = memo(function ItemRow({
           <AssignmentBadge item={item} />
         </div>
       </div>
-      <ItemActions item={item} compact />
+      <ItemActions item={item} />
     </article>
   );
 });

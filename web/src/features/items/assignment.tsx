@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/button';
 import { ErrorNotice } from '../../components/notice';
 import { formatDateTime, formatDuration, useNow } from '../../lib/time';
-import { appClient, authTrpc, type Item, trpc } from '../../lib/trpc';
+import { appClient, authTrpc, type Item } from '../../lib/trpc';
 import { applyItem } from './item-cache';
+import { namedIn } from './names';
 
 type Assignee = Item['assignees'][number];
 type Step = Item['escalation'][number];
@@ -19,35 +20,14 @@ export function useViewer(): { viewer: Viewer | undefined; permissions: string[]
   };
 }
 
-const short = (id: string) => id.slice(-6);
-
-/**
- * Names for members and teams when the person may list them (users.invite,
- * teams.manage_members); otherwise a short id, the full one in a tooltip.
- */
-function useNames(permissions: string[]) {
-  const members = useQuery({
-    ...trpc.admin.listMembers.queryOptions(),
-    enabled: can(permissions, 'users.invite'),
-  });
-  const teams = useQuery({
-    ...trpc.admin.listTeams.queryOptions(),
-    enabled: can(permissions, 'teams.manage_members'),
-  });
-  return (who: Assignee | NonNullable<Item['claimed_by']>, viewer: Viewer | undefined): string => {
+/** An assignee or the claimer, named from the item ("you" for the signed-in person). */
+const nameIn =
+  (item: Item, viewer: Viewer | undefined) =>
+  (who: Assignee | NonNullable<Item['claimed_by']>): string => {
     if (who.type === 'role') return `role ${who.name}`;
     if (viewer && who.type === viewer.type && who.id === viewer.id) return 'you';
-    if (who.type === 'team') {
-      const team = teams.data?.find((t) => t.id === who.id);
-      return `team ${team?.name ?? short(who.id)}`;
-    }
-    if (who.type === 'user') {
-      const member = members.data?.find((m) => m.user_id === who.id);
-      return member?.name ?? member?.email ?? `user …${short(who.id)}`;
-    }
-    return `agent …${short(who.id)}`;
+    return namedIn(item.names, who);
   };
-}
 
 const stepLabel = (step: Step, name: (who: Assignee) => string) =>
   step.action === 'remind' ? 'Reminder' : `Escalation to ${step.to.map(name).join(', ')}`;
@@ -106,8 +86,7 @@ function ClaimButton({ item, viewer, permissions }: { item: Item; viewer?: Viewe
 /** Who the item is for, who is working on it, and what its policy does next (the item page). */
 export function Assignment({ item }: { item: Item }) {
   const { viewer, permissions } = useViewer();
-  const nameOf = useNames(permissions);
-  const name = (who: Assignee) => nameOf(who, viewer);
+  const name = nameIn(item, viewer);
   return (
     <section aria-label="Assignment" className="space-y-1 text-sm text-gray-800">
       <p>
@@ -119,7 +98,7 @@ export function Assignment({ item }: { item: Item }) {
       <div className="flex flex-wrap items-center gap-2">
         {item.claimed_by ? (
           <p>
-            Claimed by <span className="font-medium text-gray-900">{nameOf(item.claimed_by, viewer)}</span>
+            Claimed by <span className="font-medium text-gray-900">{name(item.claimed_by)}</span>
             {item.claimed_at && (
               <span className="text-gray-700"> since {formatDateTime(item.claimed_at)}</span>
             )}

@@ -6,8 +6,7 @@ import { ErrorNotice, Loading } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { formatDateTime, formatRelative } from '../../lib/time';
 import { trpc } from '../../lib/trpc';
-
-const actorName = (type: string) => (type === 'user' ? 'Person' : type === 'agent' ? 'Agent' : 'System');
+import { actorLabel, sentenceStart } from './names';
 
 export function Comments({ itemId }: { itemId: string }) {
   const queryClient = useQueryClient();
@@ -44,7 +43,10 @@ export function Comments({ itemId }: { itemId: string }) {
           {comments.data.map((comment) => (
             <li key={comment.id} className="rounded-md border border-gray-200 bg-white p-3">
               <p className="text-xs text-gray-700">
-                {actorName(comment.actor_type)} ·{' '}
+                <span className="font-medium text-gray-900">
+                  {sentenceStart(actorLabel({ type: comment.actor_type }, comment.actor_name))}
+                </span>{' '}
+                ·{' '}
                 <time dateTime={comment.created_at} title={formatDateTime(comment.created_at)}>
                   {formatRelative(comment.created_at)}
                 </time>

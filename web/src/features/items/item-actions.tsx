@@ -9,7 +9,15 @@ import { formatDateTime, toLocalInput } from '../../lib/time';
 import { appClient, type Item } from '../../lib/trpc';
 import { applyItem } from './item-cache';
 
-type SimpleAction = 'ack' | 'dismiss' | 'restore' | 'unsnooze' | 'pin' | 'unpin' | 'archive' | 'unarchive';
+export type SimpleAction =
+  | 'ack'
+  | 'dismiss'
+  | 'restore'
+  | 'unsnooze'
+  | 'pin'
+  | 'unpin'
+  | 'archive'
+  | 'unarchive';
 type ActionInput = { id: string; action: SimpleAction } | { id: string; action: 'snooze'; until: Date };
 
 /** One mutation for every status-machine action; the answered item updates every cached view. */
@@ -43,9 +51,10 @@ function presets(now = new Date()): { label: string; until: Date }[] {
   ];
 }
 
-const menuItems =
+export const menuItems =
   'z-40 mt-1 w-56 rounded-md bg-white p-1 shadow-lg ring-1 ring-gray-200 focus:outline-none [--anchor-gap:4px]';
-const menuItem = 'block w-full rounded px-3 py-2 text-left text-sm text-gray-900 data-focus:bg-indigo-50';
+export const menuItem =
+  'block w-full rounded px-3 py-2 text-left text-sm text-gray-900 data-focus:bg-indigo-50';
 
 function SnoozeDialog({
   open,
@@ -92,54 +101,84 @@ function SnoozeDialog({
   );
 }
 
-function SnoozeMenu({ item, compact }: { item: Item; compact: boolean }) {
-  const mutation = useItemAction();
-  const [picking, setPicking] = useState(false);
-  const snooze = (until: Date) =>
-    mutation.mutate({ id: item.id, action: 'snooze', until }, { onSuccess: () => setPicking(false) });
+/** The snooze presets, then "Pick a date and time…", as items of an open menu. */
+export function SnoozeMenuItems({
+  onSnooze,
+  onPick,
+}: {
+  onSnooze: (until: Date) => void;
+  onPick: () => void;
+}) {
   return (
     <>
-      <Menu>
-        <MenuButton
-          className={buttonClass('secondary', 'sm')}
-          aria-label={compact ? `Snooze ${item.title}` : undefined}
-        >
-          Snooze
-        </MenuButton>
-        <MenuItems anchor="bottom end" className={menuItems}>
-          {presets().map((preset) => (
-            <MenuItem key={preset.label}>
-              <button type="button" className={menuItem} onClick={() => snooze(preset.until)}>
-                {preset.label}
-                <span className="block text-xs text-gray-700">
-                  {formatDateTime(preset.until.toISOString())}
-                </span>
-              </button>
-            </MenuItem>
-          ))}
-          <MenuItem>
-            <button type="button" className={menuItem} onClick={() => setPicking(true)}>
-              Pick a date and time…
-            </button>
-          </MenuItem>
-        </MenuItems>
-      </Menu>
-      <SnoozeDialog
-        open={picking}
-        onClose={() => setPicking(false)}
-        onSnooze={snooze}
-        error={picking ? mutation.error : null}
-        pending={mutation.isPending}
-      />
-      {!picking && mutation.error ? <ErrorNotice error={mutation.error} className="max-w-xs" /> : null}
+      {presets().map((preset) => (
+        <MenuItem key={preset.label}>
+          <button type="button" className={menuItem} onClick={() => onSnooze(preset.until)}>
+            {preset.label}
+            <span className="block text-xs text-gray-700">{formatDateTime(preset.until.toISOString())}</span>
+          </button>
+        </MenuItem>
+      ))}
+      <MenuItem>
+        <button type="button" className={menuItem} onClick={onPick}>
+          Pick a date and time…
+        </button>
+      </MenuItem>
     </>
   );
 }
 
-type Entry = { action: SimpleAction; label: string; variant?: 'primary' | 'danger' };
+/** One menu item per action. */
+export function ActionMenuItems({ entries, run }: { entries: Entry[]; run: (action: SimpleAction) => void }) {
+  return entries.map((entry) => (
+    <MenuItem key={entry.action}>
+      <button type="button" className={menuItem} onClick={() => run(entry.action)}>
+        {entry.label}
+      </button>
+    </MenuItem>
+  ));
+}
+
+/** Snoozing an item: until a preset, or a picked time (its dialog, to render once); errors. */
+export function useSnooze(item: Item) {
+  const mutation = useItemAction();
+  const [picking, setPicking] = useState(false);
+  const snooze = (until: Date) =>
+    mutation.mutate({ id: item.id, action: 'snooze', until }, { onSuccess: () => setPicking(false) });
+  const dialog = (
+    <SnoozeDialog
+      open={picking}
+      onClose={() => setPicking(false)}
+      onSnooze={snooze}
+      error={picking ? mutation.error : null}
+      pending={mutation.isPending}
+    />
+  );
+  return { snooze, pick: () => setPicking(true), dialog, error: picking ? null : mutation.error };
+}
+
+function SnoozeMenu({ item }: { item: Item }) {
+  const { snooze, pick, dialog, error } = useSnooze(item);
+  return (
+    <>
+      <Menu>
+        <MenuButton className={buttonClass('secondary', 'sm')} aria-label={`Snooze ${item.title}`}>
+          Snooze
+        </MenuButton>
+        <MenuItems anchor="bottom end" className={menuItems}>
+          <SnoozeMenuItems onSnooze={snooze} onPick={pick} />
+        </MenuItems>
+      </Menu>
+      {dialog}
+      {error ? <ErrorNotice error={error} className="max-w-xs" /> : null}
+    </>
+  );
+}
+
+export type Entry = { action: SimpleAction; label: string };
 
 /** The actions the status machine allows now (decisions.md §2). */
-function availableActions(item: Item, now: number): Entry[] {
+export function availableActions(item: Item, now: number): Entry[] {
   const archived = item.status === 'archived';
   const snoozed = isSnoozed(item, now);
   const entries: Entry[] = [];
@@ -157,45 +196,26 @@ function availableActions(item: Item, now: number): Entry[] {
 }
 
 /**
- * The item's actions: a row of buttons on the item page, or a compact "Actions" menu in the inbox.
- * Errors (e.g. a 409 when someone else moved the item first) are shown as the API words them.
+ * The item's actions in the inbox: Snooze and a compact "Actions" menu per row (the item page has
+ * its own, item-page-actions.tsx). Errors (e.g. a 409 when someone else moved the item first) are
+ * shown as the API words them.
  */
-export function ItemActions({ item, compact = false }: { item: Item; compact?: boolean }) {
+export function ItemActions({ item }: { item: Item }) {
   const mutation = useItemAction();
   const entries = availableActions(item, Date.now());
   const run = (action: SimpleAction) => mutation.mutate({ id: item.id, action });
-  const canSnooze = item.status !== 'archived';
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="flex flex-wrap items-center justify-end gap-1.5">
-        {canSnooze && <SnoozeMenu item={item} compact={compact} />}
-        {compact ? (
-          <Menu>
-            <MenuButton className={buttonClass('secondary', 'sm')} aria-label={`Actions for ${item.title}`}>
-              Actions
-            </MenuButton>
-            <MenuItems anchor="bottom end" className={menuItems}>
-              {entries.map((entry) => (
-                <MenuItem key={entry.action}>
-                  <button type="button" className={menuItem} onClick={() => run(entry.action)}>
-                    {entry.label}
-                  </button>
-                </MenuItem>
-              ))}
-            </MenuItems>
-          </Menu>
-        ) : (
-          entries.map((entry) => (
-            <Button
-              key={entry.action}
-              size="sm"
-              disabled={mutation.isPending}
-              onClick={() => run(entry.action)}
-            >
-              {entry.label}
-            </Button>
-          ))
-        )}
+        {item.status !== 'archived' && <SnoozeMenu item={item} />}
+        <Menu>
+          <MenuButton className={buttonClass('secondary', 'sm')} aria-label={`Actions for ${item.title}`}>
+            Actions
+          </MenuButton>
+          <MenuItems anchor="bottom end" className={menuItems}>
+            <ActionMenuItems entries={entries} run={run} />
+          </MenuItems>
+        </Menu>
       </div>
       {mutation.error ? <ErrorNotice error={mutation.error} className="max-w-xs" /> : null}
     </div>

@@ -13,7 +13,8 @@ import { Assignment } from './assignment';
 import { Attachments } from './attachments';
 import { Comments } from './comments';
 import { Countdown } from './countdown';
-import { ItemActions } from './item-actions';
+import { ItemPageActions } from './item-page-actions';
+import { namedIn } from './names';
 import { Approvals, myResponse, TimeoutPolicy } from './policies';
 import { Timeline } from './timeline';
 
@@ -23,20 +24,17 @@ function Message({ source }: { source: string }) {
   return <div className="markdown text-sm text-gray-900" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-const actor = (a: { type: string; id: string | null } | null) =>
-  a?.type === 'policy' ? 'the timeout policy' : a ? `${a.type}${a.id ? ` ${a.id}` : ''}` : '—';
-
 function Metadata({ item }: { item: Item }) {
   const rows: [string, string][] = [
     ['ID', item.id],
     ['Created', formatDateTime(item.created_at)],
-    ['Created by', actor(item.created_by)],
+    ['Created by', namedIn(item.names, item.created_by)],
     ['Updated', formatDateTime(item.updated_at)],
     ...(item.acked_at ? [['Acknowledged', formatDateTime(item.acked_at)] as [string, string]] : []),
     ...(item.answered_at
       ? [
           ['Answered', formatDateTime(item.answered_at)] as [string, string],
-          ['Answered by', actor(item.answered_by)] as [string, string],
+          ['Answered by', namedIn(item.names, item.answered_by)] as [string, string],
           ...(item.answered_by?.type === 'policy'
             ? []
             : [['Answered from', item.answered_via ?? 'Beckon (dashboard or API)'] as [string, string]]),
@@ -115,7 +113,7 @@ export function ItemPage({ id }: { id: string }) {
         {snoozed && item.snoozed_until && (
           <p className="text-sm text-gray-800">Snoozed until {formatDateTime(item.snoozed_until)}</p>
         )}
-        <ItemActions item={item} />
+        <ItemPageActions item={item} answerable={item.status === 'open' && !!item.form && !mine} />
       </header>
       <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
         <div className="min-w-0 space-y-4">

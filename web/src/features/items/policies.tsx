@@ -1,6 +1,7 @@
 import { formatDateTime } from '../../lib/time';
 import type { Form, Item } from '../../lib/trpc';
 import { shown } from './answer/answer-view';
+import { namedIn, sentenceStart } from './names';
 
 type Response = Item['responses'][number];
 
@@ -29,12 +30,8 @@ export function TimeoutPolicy({ item }: { item: Item }) {
   );
 }
 
-const who = (response: Response, myId: string | undefined) =>
-  response.by.type === 'policy'
-    ? 'The timeout policy'
-    : response.user_id && response.user_id === myId
-      ? 'You'
-      : `${response.by.type === 'agent' ? 'Agent' : 'Person'} ${(response.by.id ?? '').slice(0, 8)}`;
+const who = (item: Item, response: Response, myId: string | undefined) =>
+  response.user_id && response.user_id === myId ? 'You' : sentenceStart(namedIn(item.names, response.by));
 
 /** Approvals so far: how many of how many, and each response in order (who, what, when). */
 export function Approvals({ item, myId }: { item: Item; myId: string | undefined }) {
@@ -56,7 +53,7 @@ export function Approvals({ item, myId }: { item: Item; myId: string | undefined
         <ol className="space-y-1 text-sm" aria-label="Responses">
           {item.responses.map((response) => (
             <li key={`${response.by.type}:${response.by.id}:${response.at}`} className="text-gray-900">
-              <span className="font-medium">{who(response, myId)}</span>{' '}
+              <span className="font-medium">{who(item, response, myId)}</span>{' '}
               {response.approves === true
                 ? 'approved'
                 : response.approves === false

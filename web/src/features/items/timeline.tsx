@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { formatDateTime, formatRelative } from '../../lib/time';
 import { trpc } from '../../lib/trpc';
+import { actorLabel, sentenceStart } from './names';
 
 /** `item.answer` → "answered"; unknown actions are shown as they are. */
 const ACTIONS: Record<string, string> = {
@@ -29,13 +30,6 @@ const ACTIONS: Record<string, string> = {
   'attachment.create': 'attached a file',
   'attachment.delete': 'deleted an attachment',
 };
-
-const ACTORS: Record<string, string> = {
-  user: 'A person',
-  agent: 'An agent',
-  policy: 'The timeout policy',
-};
-const actor = (type: string) => ACTORS[type] ?? 'The system';
 
 /** The channel an answer came from (`answered_via`), when not the dashboard or the API. */
 const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack' };
@@ -65,7 +59,7 @@ export function Timeline({ itemId }: { itemId: string }) {
           {timeline.data.map((entry) => (
             <li key={entry.id} className="text-sm">
               <p className="text-gray-900">
-                {actor(entry.actor_type)}{' '}
+                {sentenceStart(actorLabel({ type: entry.actor_type }, entry.actor_name))}{' '}
                 {entry.entry_type === 'comment'
                   ? 'commented'
                   : `${ACTIONS[entry.action ?? ''] ?? entry.action}${detail(entry.data)}`}

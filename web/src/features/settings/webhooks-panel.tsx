@@ -63,7 +63,7 @@ function CreateWebhookForm({ onSecret }: { onSecret: (secret: string) => void })
             </Field>
           ))}
         </div>
-        <FieldError message={fields.events ?? fields['events.0']} />
+        <FieldError message={fields.events ?? fields['events.0']} label="Events" />
       </Fieldset>
       <Button type="submit" variant="primary" disabled={create.isPending}>
         Create webhook

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button';
 import { errorBody } from '../../../lib/errors';
+import { asSentence } from '../../../lib/field-messages';
 import { appClient, type Form, type Item } from '../../../lib/trpc';
 import { applyItem } from '../item-cache';
 import { FieldInput } from './field-inputs';
@@ -27,9 +28,20 @@ function toAnswer(form: Form, values: Values): Values {
 }
 
 /**
+ * What the alert above the button says: how many answers need attention (their sentences are
+ * beside the fields), else the API's error as a sentence.
+ */
+function summary(error: string, fields: Record<string, string>, known: Set<string>): string {
+  const beside = Object.keys(fields).filter((id) => known.has(id)).length;
+  if (beside === 1) return 'One answer needs attention: see the message beside it.';
+  if (beside > 1) return `${beside} answers need attention: see the messages beside them.`;
+  return asSentence(error);
+}
+
+/**
  * The item's form. Nothing is checked in the browser: the server's 422 `fields` are shown next to
- * each field, with the server's words, so the dashboard never disagrees with the API. Errors for
- * keys that are not fields of the form are listed in the alert.
+ * each field, as sentences (lib/field-messages.ts), so the dashboard never disagrees with the API.
+ * Errors for keys that are not fields of the form are listed in the alert.
  */
 export function AnswerForm({ item, form }: { item: Item; form: Form }) {
   const queryClient = useQueryClient();
@@ -61,7 +73,7 @@ export function AnswerForm({ item, form }: { item: Item; form: Form }) {
       ))}
       {body && (
         <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-          <p className="font-medium">{body.error}</p>
+          <p className="font-medium">{summary(body.error, fieldErrors, known)}</p>
           {otherErrors.length > 0 && (
             <ul className="mt-1 list-disc pl-5">
               {otherErrors.map(([id, message]) => (

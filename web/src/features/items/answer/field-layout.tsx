@@ -1,6 +1,7 @@
 import { Description, Field, Label, Legend } from '@headlessui/react';
 import type { ReactNode } from 'react';
 import { controlClass, labelClass } from '../../../components/field';
+import { answerSentence } from '../../../lib/field-messages';
 import type { FormField } from '../../../lib/trpc';
 
 /** What every field renderer gets: the field, its current value, its 422 message and a setter. */
@@ -66,8 +67,7 @@ export function FieldShell({
           id={inFieldset ? `field-${field.id}-error` : undefined}
           className="mt-1 text-sm font-medium text-red-800"
         >
-          <span className="sr-only">{field.label}: </span>
-          {error}
+          {answerSentence(field, error)}
         </Note>
       )}
     </>

@@ -1,0 +1,62 @@
+import type { Queryable } from '@beckon/db';
+import type { ItemRow } from './item-view';
+
+/**
+ * Display names of what an item, its comments and its timeline refer to by id: people (their
+ * name, else their email address), agents, inbound webhooks (the agent an item created through
+ * one names) and teams. Ids are UUIDv7, unique across these tables, so one id names one thing.
+ * These are SQL expressions over a row, computed in the statement that reads or changes it: no
+ * read path needs another round trip, and a change's answer names what it names.
+ */
+
+/**
+ * The name of one id, looked up in the organization `org` (an SQL expression of the row); the
+ * aliases are unlike any of the queries these expressions go into.
+ */
+const nameOf = (id: string, org: string) => `coalesce(
+    (select coalesce(name_u.name, name_u.email) from users name_u where name_u.id = ${id}),
+    (select name_a.name from agents name_a where name_a.id = ${id} and name_a.org_id = ${org}),
+    (select name_w.name from inbound_webhooks name_w where name_w.id = ${id} and name_w.org_id = ${org}),
+    (select name_t.name from teams name_t where name_t.id = ${id} and name_t.org_id = ${org}))`;
+
+/** The name of an actor (`actor_type`, `actor_id` columns of audit entries and comments). */
+export const actorNameSql = (prefix: string) =>
+  `case when ${prefix}actor_type in ('user', 'agent') then ${nameOf(`${prefix}actor_id`, `${prefix}org_id`)} end`;
+
+/**
+ * `names` of the item view: `{id: name}` for its creator, answerer, claimer, assignees, each
+ * response and each escalation step's targets. `prefix` qualifies the row's columns: its alias
+ * (`i.`), or the table (`items.`) in a RETURNING clause.
+ */
+export const itemNamesSql = (prefix: string) => `(
+  select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
+    from (select ids.id, ${nameOf('ids.id', `${prefix}org_id`)} as name
+            from (select ${prefix}created_by_id
+                  union select ${prefix}answered_by_id
+                  union select ${prefix}claimed_by_id
+                  union select (name_as->>'id')::uuid from jsonb_array_elements(${prefix}assignees) name_as
+                  union select (name_r->'by'->>'id')::uuid from jsonb_array_elements(${prefix}responses) name_r
+                  union select (name_to->>'id')::uuid
+                          from jsonb_array_elements(${prefix}escalation) name_s,
+                               jsonb_array_elements(coalesce(name_s->'to', '[]'::jsonb)) name_to) as ids(id)
+           where ids.id is not null) named) as names`;
+
+/** The ids an item refers to (what its `names` names), read from its values. */
+export function referencedIds(row: ItemRow): string[] {
+  const ids = [row.created_by_id, row.answered_by_id, row.claimed_by_id];
+  for (const assignee of row.assignees) if ('id' in assignee) ids.push(assignee.id);
+  for (const response of row.responses) ids.push(response.by.id);
+  for (const step of row.escalation) {
+    if (step.action === 'escalate') for (const to of step.to) if ('id' in to) ids.push(to.id);
+  }
+  return [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+}
+
+/**
+ * `names` of an item whose row is not read back (a creation, written from its values): the same
+ * lookups over its ids, as a fragment of the statement that writes it.
+ */
+export const namesOfIds = (sql: Queryable, orgId: string, ids: string[]) =>
+  sql`(select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
+         from (select ids.id, ${sql.unsafe(nameOf('ids.id', 'ids.org'))} as name
+                 from (select unnest(${ids}::uuid[]) as id, ${orgId}::uuid as org) ids) named)`;

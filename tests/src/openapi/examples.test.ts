@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import type { RecordedExamples } from '@beckon/server/http/openapi-examples';
+import type { OpenAPI3 } from 'openapi-typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeSlack,
+  startFakePayments,
+  startFakeSlack,
+  startTestServer,
+  type TestServer,
+} from '../harness';
+import { APP, SIGNING_SECRET } from '../slack/setup';
+import { accounts, agentKey, integrations, items, people, slack, type Walk } from './example-calls';
+import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
+
+/**
+ * Every operation of both documents called once, as a new organization would, against a server
+ * with every integration configured (payments and Slack at their fakes). Each call must answer its
+ * documented success status; the calls are the documents' examples (UPDATE_OPENAPI_EXAMPLES=1
+ * writes them to server/src/http/openapi-examples.json), and completeness.test.ts lints them
+ * against their schemas.
+ */
+let server: TestServer;
+let fakeSlack: FakeSlack;
+let payments: Awaited<ReturnType<typeof startFakePayments>>;
+let record: ExampleRecorder;
+
+beforeAll(async () => {
+  payments = await startFakePayments();
+  fakeSlack = await startFakeSlack(APP);
+  server = await startTestServer({
+    env: {
+      DEV_LOGIN_ENABLED: 'true',
+      PAYMENT_SECRET_KEY: 'sk_test_beckon',
+      PAYMENT_WEBHOOK_SECRET: 'whsec_test_secret',
+      PAYMENT_PRICE_TEAM: 'price_team',
+      PAYMENT_PRICE_ENTERPRISE: 'price_enterprise',
+      PAYMENT_API_URL: payments.url,
+      SLACK_CLIENT_ID: APP.clientId,
+      SLACK_CLIENT_SECRET: APP.clientSecret,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
+      SLACK_API_URL: fakeSlack.url,
+      PUSH_VAPID_KEY: 'BPublicKeyOfTheServer',
+      PUSH_VAPID_PRIVATE_KEY: 'privateKey',
+    },
+  });
+  record = new ExampleRecorder({
+    resource: (await server.resource.get<OpenAPI3>('/api/openapi.json')).body,
+    auth: (await server.auth.get<OpenAPI3>('/auth/openapi.json')).body,
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await fakeSlack?.close();
+  await payments?.close();
+});
+
+describe('every documented operation, called as a new organization would', () => {
+  it('answers each with its documented success status, and the examples file holds each call', async () => {
+    const walk: Walk = { server, slack: fakeSlack, record };
+    const { owner, ownerAuth, ada, grace, orgId } = await accounts(walk);
+    const bot = await agentKey(walk, owner, ownerAuth);
+    const itemId = await items(walk, owner, bot, ada.user_id);
+    await people(walk, owner, server.auth, grace);
+    await integrations(walk, owner, itemId);
+    await slack(walk, owner, orgId);
+
+    expect(record.missing('resource')).toEqual([]);
+    expect(record.missing('auth')).toEqual([]);
+    if (process.env.UPDATE_OPENAPI_EXAMPLES === '1') await record.save();
+    // The checked-in file has an example of each operation this walk reaches (and no other).
+    const stored = JSON.parse(await readFile(EXAMPLES_FILE, 'utf8')) as RecordedExamples;
+    for (const surface of ['resource', 'auth'] as const) {
+      expect(Object.keys(stored[surface] ?? {}).sort(), `${surface}: UPDATE_OPENAPI_EXAMPLES=1`).toEqual(
+        Object.keys(record.recorded[surface] ?? {}).sort(),
+      );
+    }
+  });
+});
