@@ -252,3 +252,25 @@ export async function slack({ server, slack: fake, record }: Walk, owner: HttpCl
   await linkSlack(server, fake, owner, 'T0ACME', 'U0ADA');
   await call(owner, 'DELETE /slack/connection');
 }
+
+/** A coding agent's tool call held for a person: the question, the grant it earns, its end. */
+export async function gates({ record }: Walk, owner: HttpClient, bot: HttpClient) {
+  const call = record.on('resource');
+  const rule = 'Bash(git push *)';
+  const asked = await call<{ item: Row }>(bot, 'POST /gate/requests', {
+    body: {
+      rule,
+      title: 'Bash: git push origin main',
+      message: '```\ngit push origin main\n```',
+      timeout_seconds: 300,
+      grant_minutes: 30,
+    },
+  });
+  await call(owner, 'POST /items/{id}/answer', {
+    params: { id: asked.item.id },
+    body: { values: { decision: 'allow_for', note: 'Fine for the next half hour.' } },
+  });
+  const grant = await call<Row>(bot, 'POST /gate/grants', { body: { item_id: asked.item.id } });
+  await call(bot, 'GET /gate/grants');
+  await call(bot, 'DELETE /gate/grants/{id}', { params: { id: grant.id } });
+}

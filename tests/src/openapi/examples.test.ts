@@ -10,7 +10,7 @@ import {
   type TestServer,
 } from '../harness';
 import { APP, SIGNING_SECRET } from '../slack/setup';
-import { accounts, agentKey, integrations, items, people, slack, type Walk } from './example-calls';
+import { accounts, agentKey, gates, integrations, items, people, slack, type Walk } from './example-calls';
 import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
@@ -65,6 +65,7 @@ describe('every documented operation, called as a new organization would', () =>
     await people(walk, owner, server.auth, grace);
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
+    await gates(walk, owner, bot);
 
     expect(record.missing('resource')).toEqual([]);
     expect(record.missing('auth')).toEqual([]);
