@@ -40,7 +40,7 @@ function NotFound() {
 
 /**
  * Routes: /login, /verify?token=, /auth/callback#token=, /invite/:code, /, /items/:id, /agents,
- * /settings/:section (notifications, members, webhooks, billing, slack), /slack/link?token=.
+ * /settings/:section (notifications, members, webhooks, billing, slack), /slack/link.
  */
 export function App() {
   const token = useToken();
@@ -90,7 +90,12 @@ export function App() {
     return (
       <Shell page="settings">
         <Lazy>
-          <SlackLinkPage token={location.searchParams.get('token') ?? ''} />
+          <SlackLinkPage
+            outcome={{
+              linked: location.searchParams.get('linked') === '1',
+              error: location.searchParams.get('error'),
+            }}
+          />
         </Lazy>
       </Shell>
     );

@@ -83,7 +83,11 @@ export const attachmentMeta = {
       protect: true,
       tags,
       summary: 'Upload a file (base64, at most 10 MiB decoded)',
-      errorResponses: { 403: 'Permission denied', 503: 'The attachment store failed or cannot be reached' },
+      errorResponses: {
+        402: "The organization's attachment storage would pass its plan's (key attachment_storage_bytes)",
+        403: 'Permission denied',
+        503: 'The attachment store failed or cannot be reached',
+      },
     },
   },
   delete: {

@@ -43,11 +43,26 @@ export const ZApprovalsInput = z
       .min(1)
       .optional()
       .describe('For a select or radio field: the option value that approves'),
-    exclude_creator: z.boolean().optional().describe("The creator's own user may not answer (default false)"),
+    exclude_creator: z
+      .boolean()
+      .optional()
+      .describe("The creator's own user (an API key's owner) may not answer (default true)"),
     any_rejection_closes: z
       .boolean()
       .optional()
       .describe('One rejection answers the item with it (default false: rejections are only recorded)'),
+    allow_agents: z
+      .boolean()
+      .optional()
+      .describe(
+        'Agents (API keys, third-party OAuth clients) may answer too, each counting as its owner (default false: only people answer)',
+      ),
+    allow_timeout_answer: z
+      .boolean()
+      .optional()
+      .describe(
+        'An on_timeout answer may decide in place of the approvers (default false: such a policy is refused)',
+      ),
   })
   .meta({ id: 'ApprovalsInput' });
 export type ApprovalsInput = z.infer<typeof ZApprovalsInput>;
@@ -60,6 +75,8 @@ export const ZApprovals = z
     approve_value: z.string().nullable(),
     exclude_creator: z.boolean(),
     any_rejection_closes: z.boolean(),
+    allow_agents: z.boolean(),
+    allow_timeout_answer: z.boolean(),
     approved: z.number().int().describe('Approvals so far'),
     rejected: z.number().int().describe('Rejections so far'),
   })

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { mutation, query } from '../procedure';
 import {
   slackMeta,
-  ZLinkSlackInput,
   ZPutSlackRouteInput,
   ZSlackChannel,
   ZSlackInstall,
-  ZSlackLink,
   ZSlackRoute,
   ZSlackRouteRef,
+  ZSlackSignIn,
   ZSlackStatus,
 } from './slack.contract';
 
@@ -20,5 +19,5 @@ export const slackProcedures = {
   routes: query({ meta: slackMeta.routes, output: z.array(ZSlackRoute) }),
   putRoute: mutation({ meta: slackMeta.putRoute, input: ZPutSlackRouteInput, output: ZSlackRoute }),
   deleteRoute: mutation({ meta: slackMeta.deleteRoute, input: ZSlackRouteRef, output: ZSlackRoute }),
-  link: mutation({ meta: slackMeta.link, input: ZLinkSlackInput, output: ZSlackLink }),
+  link: mutation({ meta: slackMeta.link, output: ZSlackSignIn }),
 };

@@ -52,13 +52,15 @@ export type PutSlackRouteInput = z.infer<typeof ZPutSlackRouteInput>;
 
 export const ZSlackRouteRef = z.strictObject({ channel_id: z.uuid() });
 
-export const ZLinkSlackInput = z.strictObject({
-  token: z.string().min(1).max(2000).describe('The token of the link Slack sent the person'),
-});
-
-export const ZSlackLink = z
-  .object({ team_id: z.string(), slack_user_id: z.string(), user_id: z.uuid() })
-  .meta({ id: 'SlackLink' });
+export const ZSlackSignIn = z
+  .object({
+    url: z
+      .string()
+      .describe(
+        "Slack's Sign in with Slack page; it comes back to /webhooks/slack/oauth, in this browser only",
+      ),
+  })
+  .meta({ id: 'SlackSignIn' });
 
 const tags = ['slack'];
 const protect = true;
@@ -143,8 +145,9 @@ export const slackMeta = {
       path: path('/links'),
       protect,
       tags,
-      summary: "Link the Slack user of a link token to the signed-in person (a person's session)",
-      description: `400 for a forged or expired token, or one of another organization. ${unavailable}`,
+      summary:
+        "Start linking the person's Slack account: Sign in with Slack's {url} (a person's session); the answer's cookie binds it to this browser",
+      description: `Open the url in the same browser: Slack sends it back to /webhooks/slack/oauth, which links the Slack user who signed in and redirects to /slack/link?linked=1 (or ?error=). 409 when no workspace is connected. ${unavailable}`,
     },
   },
 } satisfies Record<string, Meta>;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { id, timestamps, ts } from './columns';
 import { organizations } from './orgs';
 
@@ -15,6 +15,8 @@ export const plans = pgTable('plans', {
   agents: integer('agents'),
   /** Connected Slack workspaces (0: not on this plan). */
   slackWorkspaces: integer('slack_workspaces'),
+  /** Bytes of attachment files an organization may keep in all (the sum of their sizes). */
+  attachmentStorageBytes: bigint('attachment_storage_bytes', { mode: 'number' }),
   auditRetentionDays: integer('audit_retention_days').notNull(),
   paymentPriceId: text('payment_price_id'),
 });

@@ -150,7 +150,11 @@ export const attachments = pgTable(
     storageKey: text('storage_key').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('attachments_item_idx').on(t.itemId, t.id)],
+  (t) => [
+    index('attachments_item_idx').on(t.itemId, t.id),
+    // An organization's storage in use (its plan's quota) is summed from this index alone.
+    index('attachments_org_size_idx').on(t.orgId, t.size),
+  ],
 );
 
 export const auditEntries = pgTable(

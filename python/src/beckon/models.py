@@ -77,6 +77,8 @@ class ApprovalsInput(TypedDict, total=False):
     approve_value: str
     exclude_creator: bool
     any_rejection_closes: bool
+    allow_agents: bool
+    allow_timeout_answer: bool
 
 
 class ItemFields(TypedDict, total=False):
@@ -156,6 +158,8 @@ class Approvals(Model):
     approve_value: str | None
     exclude_creator: bool
     any_rejection_closes: bool
+    allow_agents: bool
+    allow_timeout_answer: bool
     approved: int
     rejected: int
 

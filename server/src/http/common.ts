@@ -44,6 +44,12 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
   registerErrorHandling(app, BODY_LIMIT);
+  // Every answer is what its Content-Type says (JSON, never sniffed as HTML or script), those
+  // written past Fastify included (MCP, the authorization server): set on the raw response first.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+    done();
+  });
   // While the database is known to be down every route but the operations ones answers 503 at
   // once, as the procedures do (database-watch.ts): streams, downloads, inbound webhooks too.
   const watch = deps.database;

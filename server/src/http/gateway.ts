@@ -10,7 +10,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from '../log';
 import { trustProxyOption } from './common';
-import { requestSerializer } from './log-redaction';
+import { redactProxySource, requestSerializer } from './log-redaction';
 import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
@@ -24,13 +24,14 @@ export const RESOURCE_PREFIXES = ['/api', '/trpc', '/mcp', '/webhooks', '/health
 /**
  * The dashboard's pages and files: scripts only from this origin (the session token lives in
  * localStorage, so an injected script must find no way in), never framed, no referrer (sign-in
- * links carry tokens in their URL). Images may come from https (Markdown in messages).
+ * links carry tokens in their URL). Images only from here or inline: a remote image in an item's
+ * Markdown would tell its sender who opened the item and when (the dashboard shows it as a link).
  */
 const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data: blob: https:",
+  "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",
@@ -85,15 +86,17 @@ export async function buildGateway(
   const app = Fastify({
     loggerInstance: log.child(
       { process: 'gateway' },
-      { serializers: { req: requestSerializer } },
+      // `source`: the upstream URL the proxy logs for each request it forwards.
+      { serializers: { req: requestSerializer, source: redactProxySource } },
     ) as FastifyBaseLogger,
     trustProxy: trustProxyOption(options.trustProxy ?? ['loopback']),
   });
   const securityHeaders = dashboardSecurityHeaders(options.appUrl ?? '');
-  // The processes trust the gateway (a loopback peer) for the client's address: it sends the one
-  // it determined, replacing whatever X-Forwarded-For the client sent (which would be believed).
+  // The processes trust the gateway (a loopback peer) for the client's address, host and scheme:
+  // it sends the ones it determined, replacing whatever X-Forwarded-* the client sent (which would
+  // be believed; the authorization server builds its discovery URLs from the host and scheme).
   const replyOptions: FastifyHttpProxyOptions['replyOptions'] = {
-    rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-forwarded-for': request.ip }),
+    rewriteRequestHeaders: (request, headers) => ({ ...headers, ...forwardedHeaders(request) }),
     // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack
     // trace (reply-from has logged the cause already).
     onError: (reply) => {
@@ -105,7 +108,7 @@ export async function buildGateway(
     rewriteRequestHeaders: (headers: Record<string, string>, request: FastifyRequest) => ({
       ...headers,
       ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
-      'x-forwarded-for': request.ip,
+      ...forwardedHeaders(request),
     }),
   };
   if (options.appUrl?.startsWith('https:')) {
@@ -154,6 +157,13 @@ export async function buildGateway(
   );
   return app;
 }
+
+/** What the gateway tells the processes about the client, as it determined it under TRUST_PROXY. */
+const forwardedHeaders = (request: Pick<FastifyRequest, 'ip' | 'host' | 'protocol'>) => ({
+  'x-forwarded-for': request.ip,
+  'x-forwarded-host': request.host,
+  'x-forwarded-proto': request.protocol,
+});
 
 type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
 

@@ -14,6 +14,7 @@ import {
   type ExternalProviderLink,
   noticePage,
   PAGE_SECURITY_HEADERS,
+  pageSecurityHeaders,
   type SignInPage,
   signInPage,
   verifyPage,
@@ -58,8 +59,13 @@ export async function registerInteractions(
   sessions: BrowserSessions,
 ): Promise<void> {
   const providerNames = [...enabledProviders(deps.env, deps.clock).keys()];
-  const html = (reply: FastifyReply, body: string, status = 200) =>
-    reply.code(status).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
+  /** A page, its forms allowed to lead on to the redirect URI of `interaction` (pages.ts). */
+  const html = (reply: FastifyReply, body: string, status = 200, interaction?: Interaction | null) =>
+    reply
+      .code(status)
+      .headers(interaction ? pageSecurityHeaders(interaction.params.redirect_uri) : PAGE_SECURITY_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(body);
 
   /** The interaction of this browser named by the path, or null when there is none. */
   const interactionOf = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
@@ -108,7 +114,7 @@ export async function registerInteractions(
       providers: links,
       ...extra,
     });
-    return html(reply, page, status);
+    return html(reply, page, status, interaction);
   };
 
   /** The browser session, when it is the one the interaction signed in with. */
@@ -169,7 +175,9 @@ export async function registerInteractions(
     forms.get<{ Params: Params }>('/oauth/interaction/:uid/verify', async (request, reply) => {
       const query = ZToken.safeParse(request.query);
       if (!query.success) return html(reply, EXPIRED, 400);
-      return html(reply, verifyPage(request.params.uid, query.data.token));
+      // Opened in another browser than the request's, the page has no redirect URI to lead on to.
+      const interaction = await interactionOf(request, reply);
+      return html(reply, verifyPage(request.params.uid, query.data.token), 200, interaction);
     });
 
     forms.post<{ Params: Params }>('/oauth/interaction/:uid/verify', async (request, reply) => {
@@ -225,7 +233,7 @@ export async function registerInteractions(
       orgName: account.orgName,
       scopes: ourScopes(requested.join(' ')),
     });
-    return html(reply, page);
+    return html(reply, page, 200, interaction);
   };
 }
 

@@ -14,6 +14,8 @@ export async function registerOAuth(app: FastifyInstance, deps: Deps): Promise<v
   const signingKey = await resolveSigningKey(deps.env);
   const provider = createOAuthProvider(deps, signingKey);
   const sessions = new BrowserSessions(deps.sql, deps.env, signingKey);
+  // First, so it runs before every OAuth route registered below.
+  app.addHook('onRequest', async (request) => forwardTrustedOnly(request));
   registerProtectedResourceMetadata(app, deps);
 
   const callback = provider.callback();
@@ -36,4 +38,21 @@ export async function registerOAuth(app: FastifyInstance, deps: Deps): Promise<v
     scope.post(OAUTH_PATHS.revocation, handOver);
   });
   await registerInteractions(app, deps, provider, sessions);
+}
+
+/**
+ * oidc-provider (Koa with `proxy` on) builds its endpoint URLs, discovery included, from
+ * X-Forwarded-Host and -Proto, and reads the client address from X-Forwarded-For, whoever sent
+ * them. Before it sees a request, those headers are replaced by what Fastify concluded under
+ * TRUST_PROXY: a trusted proxy's values, else the request's own Host, scheme and peer address.
+ */
+function forwardTrustedOnly(request: FastifyRequest): void {
+  const { headers } = request.raw;
+  const host = request.host;
+  const protocol = request.protocol;
+  const ip = request.ip;
+  headers['x-forwarded-host'] = host;
+  headers['x-forwarded-proto'] = protocol;
+  headers['x-forwarded-for'] = ip;
+  delete headers.forwarded;
 }

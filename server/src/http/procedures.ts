@@ -21,8 +21,12 @@ export async function serveProcedures(
       router,
       createContext,
       // The status and headers (a 401's WWW-Authenticate challenge) of the REST answer.
-      responseMeta: ({ errors }) => {
-        if (!errors[0]) return {};
+      responseMeta: ({ errors, ctx }) => {
+        if (!errors[0]) {
+          // Headers a procedure adds (a cookie binding a Slack sign-in to the browser), as over REST.
+          const added = ctx?.responseHeaders ?? {};
+          return Object.keys(added).length > 0 ? { headers: new Headers(added) } : {};
+        }
         const { status, headers } = toAppError(errors[0]);
         return { status, headers: new Headers(headers) };
       },

@@ -88,7 +88,7 @@ const askPolicies = z.object({
     'At the deadline: {action:"expire"} (default), {action:"answer", values:{...}} (answered_by {type:"policy"}) or {action:"dismiss"}',
   ),
   approvals: ZItemFields.shape.approvals.describe(
-    '{required:N, field?, approve_value?, exclude_creator?, any_rejection_closes?}: answered once N distinct people approve',
+    '{required:N, field?, approve_value?, exclude_creator? (default true), any_rejection_closes?, allow_agents? (default false: only people answer), allow_timeout_answer? (default false: an on_timeout answer is refused)}: answered once N distinct people approve',
   ),
 });
 

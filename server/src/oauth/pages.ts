@@ -8,14 +8,35 @@ export const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-/** Framing refused (clickjacking of the consent buttons), nothing loaded from elsewhere. */
-export const PAGE_SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-} as const;
+/**
+ * Where a page's forms may lead: this server, and the redirect URI of the authorization request
+ * it belongs to. Browsers apply `form-action` to every redirect a submission follows, and the
+ * sign-in and consent forms end, through this server's redirects, at the client's redirect URI.
+ * An http(s) URI counts by its origin; another scheme (an app's own, `com.example.app:/cb`) by its
+ * scheme. Anything else adds nothing.
+ */
+export function formTargets(redirectUri: unknown): string {
+  const url = typeof redirectUri === 'string' ? URL.parse(redirectUri) : null;
+  if (!url) return "'self'";
+  if (url.protocol === 'http:' || url.protocol === 'https:') return `'self' ${url.origin}`;
+  return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? `'self' ${url.protocol}` : "'self'";
+}
+
+/**
+ * Framing refused (clickjacking of the consent buttons), nothing loaded from elsewhere, forms
+ * posted only here (and on to the request's redirect URI).
+ */
+export function pageSecurityHeaders(redirectUri?: unknown) {
+  return {
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action ${formTargets(redirectUri)}; frame-ancestors 'none'`,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+}
+
+/** The headers of a page that belongs to no authorization request (errors, notices). */
+export const PAGE_SECURITY_HEADERS = pageSecurityHeaders();
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f5f5f7;color:#1d1d1f}
 main{max-width:26rem;margin:3rem auto;padding:2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px #0002}

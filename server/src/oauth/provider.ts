@@ -3,6 +3,7 @@ import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'o
 import type { Deps } from '../deps';
 import { accountExists } from './account';
 import { postgresAdapter } from './adapter';
+import { CHECKED_CLIENT_METADATA, validateClientMetadata } from './client-metadata';
 import { withoutCookies } from './cookies';
 import { deriveKey } from './keys';
 import { noticePage, PAGE_SECURITY_HEADERS } from './pages';
@@ -83,6 +84,8 @@ export function createOAuthProvider(deps: Deps, signingKey: string): Provider {
       id_token_signed_response_alg: 'ES256',
     },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    // http redirect URIs only to loopback hosts, client names without invisible characters.
+    extraClientMetadata: { properties: CHECKED_CLIENT_METADATA, validator: validateClientMetadata },
     responseTypes: ['code'],
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,

@@ -198,6 +198,14 @@ describe('answering an item that collects approvals from a mail', () => {
     expect(counted.status).toBe(200);
     expect(counted.text).toContain('It needs 2 approvals: 1 so far.');
     expect((await alice.api.get<Item>(`/api/items/${item.id}`)).body.status).toBe('open');
+    // A mail's link is a person's: counted on an item that does not allow agents, as Alice.
+    const approved = (
+      await alice.api.get<Array<{ action: string | null; actor_id: string | null; data: object }>>(
+        `/api/items/${item.id}/timeline`,
+      )
+    ).body.find((e) => e.action === 'item.approve');
+    expect(approved).toMatchObject({ actor_id: alice.id, data: { answered_via: 'email' } });
+    expect(approved?.data).not.toHaveProperty('allow_agents');
 
     // Bob answered in the dashboard first: his mail's button is refused, saying why.
     expect((await bob.api.post(`/api/items/${item.id}/answer`, { values: { ok: false } })).status).toBe(200);

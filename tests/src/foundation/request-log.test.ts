@@ -1,4 +1,5 @@
 import { createBaseApp } from '@beckon/server/http/common';
+import { buildGateway } from '@beckon/server/http/gateway';
 import { redactUrl } from '@beckon/server/http/log-redaction';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,10 @@ describe('request logs', () => {
     expect(redactUrl('/api/webhooks/inbound/whk_secret')).toBe('/api/webhooks/inbound/[redacted]');
     expect(redactUrl('/auth/invitations/inv-code')).toBe('/auth/invitations/[redacted]');
     expect(redactUrl('/auth/invitations/accept')).toBe('/auth/invitations/accept');
+    expect(redactUrl('/invite/inv-code')).toBe('/invite/[redacted]');
+    expect(redactUrl('/%69nvite/inv-code?x=1')).toBe('/invite/[redacted]?x=1');
+    expect(redactUrl('/INVITE/inv%ZZcode')).toBe('/INVITE/[redacted]');
+    expect(redactUrl('/items/inv-code')).toBe('/items/inv-code');
     expect(redactUrl('/api/items?status=open&limit=50')).toBe('/api/items?status=open&limit=50');
   });
 
@@ -55,6 +60,31 @@ describe('request logs', () => {
     const logged = lines.join('');
     expect(logged).toContain('/auth/verify?token=[redacted]');
     expect(logged).toContain('/api/webhooks/inbound/[redacted]');
+    expect(logged).not.toContain('SECRET');
+  });
+
+  it('are written without an invitation code by the gateway, for its pages and what it forwards', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const upstreams = { resource: server.resource.baseUrl, auth: server.auth.baseUrl };
+    const gateway = await buildGateway(log, upstreams, '/nonexistent-dashboard');
+    try {
+      const input = encodeURIComponent('{"code":"SECRET-CODE-3"}');
+      for (const url of [
+        '/invite/SECRET-CODE-1',
+        '/%69nvite/SECRET-CODE-2',
+        `/auth/trpc/accounts.previewInvitation?input=${input}`,
+        '/auth/invitations/SECRET-CODE-4',
+      ]) {
+        expect((await gateway.inject({ url })).statusCode).toBeLessThan(500);
+      }
+    } finally {
+      await gateway.close();
+    }
+    const logged = lines.join('');
+    // The forwarded requests were logged (with the upstream they went to), redacted.
+    expect(logged).toContain('/invite/[redacted]');
+    expect(logged).toContain('"source":"/auth/invitations/[redacted]"');
     expect(logged).not.toContain('SECRET');
   });
 });

@@ -13,8 +13,8 @@ type Workspace = {
 
 /**
  * Slack's Web API faked at the HTTP boundary: a local server answering the methods Beckon calls
- * (oauth.v2.access, chat.postMessage / update / postEphemeral, views.open, conversations.info /
- * list, users.info, auth.revoke) as Slack does, so the server's real `@slack/web-api` client runs; SLACK_API_URL points
+ * (oauth.v2.access, openid.connect.token, chat.postMessage / update / postEphemeral, views.open,
+ * conversations.info / list, users.info, auth.revoke) as Slack does, so the server's real `@slack/web-api` client runs; SLACK_API_URL points
  * it here. Each workspace has its own channels and bot token; a token only reaches its own
  * workspace's channels. Calls are kept for the tests to inspect.
  */
@@ -26,9 +26,34 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
   const failures = new Map<string, string[]>();
   let counter = 0;
 
+  /** Sign in with Slack's codes: who signed in, and the nonce of the request they answered. */
+  const signIns = new Map<string, { team: string; user: string; nonce: string }>();
+  const signIn = (params: Record<string, unknown>) => {
+    if (params.client_id !== app.clientId || params.client_secret !== app.clientSecret)
+      return { ok: false, error: 'invalid_client_id' };
+    const who = signIns.get(String(params.code));
+    if (!who) return { ok: false, error: 'invalid_code' };
+    signIns.delete(String(params.code));
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: 'https://slack.com',
+      sub: who.user,
+      aud: app.clientId,
+      exp: now + 300,
+      iat: now,
+      nonce: who.nonce,
+      'https://slack.com/team_id': who.team,
+      'https://slack.com/user_id': who.user,
+    };
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const idToken = `${part({ alg: 'RS256', typ: 'JWT' })}.${part(claims)}.fake-signature`;
+    return { ok: true, access_token: `xoxp-${who.user}`, token_type: 'Bearer', id_token: idToken };
+  };
+
   const answer = (method: string, params: Record<string, unknown>, token: string | null) => {
     const planned = failures.get(method)?.shift();
     if (planned) return { ok: false, error: planned };
+    if (method === 'openid.connect.token') return signIn(params);
     if (method === 'oauth.v2.access') {
       const team = workspaces.get(codes.get(String(params.code)) ?? '');
       if (params.client_id !== app.clientId || params.client_secret !== app.clientSecret)
@@ -152,6 +177,16 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
           return code;
         },
       };
+    },
+    /**
+     * What Slack hands back after `user` of workspace `team` signed in with Slack on the page of
+     * `authorizeUrl` (Beckon's Sign in with Slack URL, whose nonce the ID token repeats).
+     */
+    signInCode(team: string, user: string, authorizeUrl: string) {
+      const code = `signin-${team}-${user}-${++counter}`;
+      const nonce = new URL(authorizeUrl).searchParams.get('nonce') ?? '';
+      signIns.set(code, { team, user, nonce });
+      return code;
     },
     /** The next call of `method` fails with Slack's `error`. */
     failNext(method: string, error: string) {

@@ -104,8 +104,10 @@ describe('creating an item with approvals', () => {
       required: 2,
       field: 'approve',
       approve_value: null,
-      exclude_creator: false,
+      exclude_creator: true,
       any_rejection_closes: false,
+      allow_agents: false,
+      allow_timeout_answer: false,
       approved: 0,
       rejected: 0,
     });
@@ -188,7 +190,7 @@ describe('answering an item with approvals', () => {
 
   it("counts an agent's answer as its key owner's: the same person cannot answer twice", async () => {
     const { owner, members, org } = await team(1);
-    const item = await ask(owner, { required: 2 });
+    const item = await ask(owner, { required: 2, allow_agents: true });
     const key = await f.apiKey(org.id, members[0]!.id);
     expect((await answer(server.resource.as(key.token), item.id, { approve: true })).status).toBe(200);
     expect((await answer(members[0]!.api, item.id, { approve: true })).status).toBe(409);
@@ -247,7 +249,7 @@ describe('answering an item with approvals', () => {
     const { owner, members } = await team(1);
     const item = await ask(
       owner,
-      { required: 2 },
+      { required: 2, allow_timeout_answer: true },
       {
         deadline_at: new Date(Date.now() + 1000).toISOString(),
         on_timeout: { action: 'answer', values: { approve: false, why: 'no quorum' } },

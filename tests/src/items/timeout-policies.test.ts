@@ -1,7 +1,7 @@
-import { createClient, type Form } from '@beckon/sdk';
+import type { Form } from '@beckon/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
-import { openEventStream } from '../harness/sse';
+import { watchOutcomes } from '../harness/outcome-watch';
 
 /**
  * Timeout policies: at the deadline the expiry job (graphile-worker, scheduled at `deadline_at`)
@@ -117,15 +117,12 @@ describe('creating an item with on_timeout', () => {
 describe('at the deadline', () => {
   it('answers with the declared values as the policy: callback, webhook, event stream and SDK say so', async () => {
     const { person, key } = await account();
-    const callback = await receivers.start();
-    const webhook = await receivers.start();
-    expect(
-      (await person.post('/api/webhooks', { name: 'w', url: webhook.url, events: ['item.answered'] })).status,
-    ).toBe(201);
-    const stream = await openEventStream(`${server.resource.baseUrl}/mcp/sse`, {
-      authorization: `Bearer ${key.token}`,
-    });
-    const agent = createClient({ baseUrl: server.resource.baseUrl, token: key.token });
+    const { callback, webhook, stream, agent } = await watchOutcomes(
+      server.resource.baseUrl,
+      receivers,
+      person,
+      key.token,
+    );
     const question = await agent.ask({
       title: 'Deploy tonight?',
       form: FORM,

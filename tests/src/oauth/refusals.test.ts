@@ -164,3 +164,62 @@ describe('resources and grants', () => {
     expect(page.headers.get('location')).toBeNull();
   });
 });
+
+describe('dynamic client registration', () => {
+  const register = async (metadata: Record<string, unknown>) => {
+    const res = await fetch(`${issuer}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('refuses an http redirect URI to anything but a loopback host', async () => {
+    for (const uri of [
+      'http://client.example/callback',
+      'http://10.0.0.5/cb',
+      'http://localhost.evil.example/cb',
+    ]) {
+      const refused = await register({ client_name: 'Agent', redirect_uris: ['https://ok.example/cb', uri] });
+      expect(refused, uri).toEqual({
+        status: 400,
+        body: {
+          error: 'invalid_redirect_uri',
+          error_description: 'redirect_uris using http must name a loopback host (use https)',
+        },
+      });
+    }
+    for (const uri of [
+      'http://127.0.0.1:4999/callback',
+      'http://localhost:8080/cb',
+      'http://[::1]:9/cb',
+      'https://client.example/callback',
+    ]) {
+      expect((await register({ client_name: 'Agent', redirect_uris: [uri] })).status, uri).toBe(201);
+    }
+  });
+
+  it('refuses a client name with control or bidirectional characters', async () => {
+    const redirect_uris = ['http://127.0.0.1:4999/callback'];
+    for (const name of [
+      'Trusted\u202Eelppa',
+      'Agent\u2066x\u2069',
+      'Line\nbreak',
+      'Zero\u200Bwidth',
+      'Bell\u0007',
+    ]) {
+      const refused = await register({ client_name: name, redirect_uris });
+      expect(refused, JSON.stringify(name)).toEqual({
+        status: 400,
+        body: {
+          error: 'invalid_client_metadata',
+          error_description: 'client_name must not contain control or bidirectional characters',
+        },
+      });
+    }
+    const accepted = await register({ client_name: 'Agent Ünïcode 代理 🤖', redirect_uris });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.client_name).toBe('Agent Ünïcode 代理 🤖');
+  });
+});

@@ -1,9 +1,7 @@
 // Longer than 300 lines: one walk through every operation of both documents, in the order a new
 // organization meets them; each step uses what an earlier one created, so it reads as one story.
-import { linkPageUrl } from '@beckon/server/modules/slack/links.service';
-import { requireSlack } from '@beckon/server/modules/slack/slack-config';
 import type { FakeSlack, HttpClient, TestServer } from '../harness';
-import { oauthReturn, onPlan } from '../slack/setup';
+import { linkSlack, oauthReturn, onPlan, startInstall } from '../slack/setup';
 import type { ExampleRecorder } from './recorder';
 
 type Row = Record<string, unknown> & { id: string };
@@ -236,9 +234,10 @@ export async function slack({ server, slack: fake, record }: Walk, owner: HttpCl
   // The checkout above would move the organization to Team once paid: the provider's event, by hand.
   await onPlan(server, orgId, 'team');
   const workspace = fake.workspace('T0ACME', 'Acme', { C0DEPLOYS: 'deploys' }, { U0ADA: 'ada' });
-  const install = await call<{ url: string }>(owner, 'POST /slack/install');
-  const state = new URL(install.url).searchParams.get('state') ?? '';
-  await oauthReturn(server, { code: workspace.installCode(), state });
+  await call<{ url: string }>(owner, 'POST /slack/install');
+  // Slack's redirect back counts in the browser that started the install (its cookie).
+  const { state, cookie } = await startInstall(owner);
+  await oauthReturn(server, { code: workspace.installCode(), state }, cookie);
   await call(owner, 'GET /slack/connection');
   await call(owner, 'GET /slack/channels');
   const channels = await call<Row[]>(owner, 'GET /channels');
@@ -249,10 +248,8 @@ export async function slack({ server, slack: fake, record }: Walk, owner: HttpCl
   });
   await call(owner, 'GET /slack/routes');
   await call(owner, 'DELETE /slack/routes/{channel_id}', { params: channel });
-  const claim = { org: orgId, team: 'T0ACME', slack_user: 'U0ADA' };
-  const page = linkPageUrl(server.deps, requireSlack(server.deps.env), claim);
-  const token = new URL(page).searchParams.get('token') ?? '';
-  await call(owner, 'POST /slack/links', { body: { token } });
+  await call(owner, 'POST /slack/links');
+  await linkSlack(server, fake, owner, 'T0ACME', 'U0ADA');
   await call(owner, 'DELETE /slack/connection');
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type FakeSlack, planLimitBody, startTestServer, type TestServer } from '../harness';
-import { APP, connect, interact, oauthReturn, onPlan, startSlackServer } from './setup';
+import { APP, connect, interact, oauthReturn, onPlan, startInstall, startSlackServer } from './setup';
 
 let server: TestServer;
 let unconfigured: TestServer;
@@ -49,12 +49,14 @@ describe('connecting a workspace', () => {
 
   it('is checked again when Slack sends the browser back', async () => {
     const team = await teamOrg();
-    const install = await team.owner.post<{ url: string }>('/api/slack/install');
+    const { state, cookie } = await startInstall(team.owner);
     await onPlan(server, team.org.id, 'free');
     const workspace = fake.workspace('TLATE', 'Late', {});
-    const state = new URL(install.body.url).searchParams.get('state') ?? '';
-    const back = await oauthReturn(server, { code: workspace.installCode(), state });
-    expect(back).toEqual({ status: 302, location: 'http://localhost:5173/settings/slack?error=plan_limit' });
+    const back = await oauthReturn(server, { code: workspace.installCode(), state }, cookie);
+    expect(back).toMatchObject({
+      status: 302,
+      location: 'http://localhost:5173/settings/slack?error=plan_limit',
+    });
     expect((await team.owner.get('/api/slack/connection')).body).toEqual({ connection: null });
   });
 
@@ -67,9 +69,8 @@ describe('connecting a workspace', () => {
 
   it('installs through Slack OAuth and keeps the bot token encrypted', async () => {
     const team = await teamOrg();
-    const install = await team.owner.post<{ url: string }>('/api/slack/install');
-    expect(install.status).toBe(200);
-    const url = new URL(install.body.url);
+    const install = await startInstall(team.owner);
+    const url = new URL(install.url);
     expect(`${url.origin}${url.pathname}`).toBe('https://slack.com/oauth/v2/authorize');
     expect(url.searchParams.get('client_id')).toBe(APP.clientId);
     expect(url.searchParams.get('scope')).toBe('chat:write,channels:read,groups:read,im:write,users:read');
@@ -77,8 +78,8 @@ describe('connecting a workspace', () => {
 
     const workspace = fake.workspace(TEAM_A.id, TEAM_A.name, TEAM_A.channels);
     const code = workspace.installCode();
-    const back = await oauthReturn(server, { code, state: url.searchParams.get('state') ?? '' });
-    expect(back).toEqual({ status: 302, location: 'http://localhost:5173/settings/slack?connected=1' });
+    const back = await oauthReturn(server, { code, state: install.state }, install.cookie);
+    expect(back).toMatchObject({ status: 302, location: 'http://localhost:5173/settings/slack?connected=1' });
     const exchange = fake.of('oauth.v2.access').at(-1);
     expect(exchange?.params).toMatchObject({
       client_id: APP.clientId,
@@ -93,8 +94,8 @@ describe('connecting a workspace', () => {
       bot_user_id: 'UBOTTALPHA',
     });
     // A code is good once: Slack's refusal of a second exchange goes back to the page.
-    const reused = await oauthReturn(server, { code, state: url.searchParams.get('state') ?? '' });
-    expect(reused).toEqual({
+    const reused = await oauthReturn(server, { code, state: install.state }, install.cookie);
+    expect(reused).toMatchObject({
       status: 302,
       location: 'http://localhost:5173/settings/slack?error=invalid_code',
     });
@@ -106,8 +107,7 @@ describe('connecting a workspace', () => {
 
   it('refuses a forged or foreign state', async () => {
     const team = await teamOrg();
-    const install = await team.owner.post<{ url: string }>('/api/slack/install');
-    const state = new URL(install.body.url).searchParams.get('state') ?? '';
+    const { state, cookie } = await startInstall(team.owner);
     const workspace = fake.workspace('TFORGED', 'Forged', {});
     const [body, mac] = state.split('.');
     const other = await f.team(server.resource);
@@ -115,8 +115,8 @@ describe('connecting a workspace', () => {
       JSON.stringify({ ...JSON.parse(Buffer.from(body ?? '', 'base64url').toString()), org: other.org.id }),
     ).toString('base64url');
     for (const bad of [`${forged}.${mac}`, 'nonsense']) {
-      const back = await oauthReturn(server, { code: workspace.installCode(), state: bad });
-      expect(back).toEqual({
+      const back = await oauthReturn(server, { code: workspace.installCode(), state: bad }, cookie);
+      expect(back).toMatchObject({
         status: 302,
         location: 'http://localhost:5173/settings/slack?error=invalid_state',
       });
@@ -125,6 +125,48 @@ describe('connecting a workspace', () => {
       const [row] = await server.database.sql`select 1 from slack_connections where org_id = ${org}`;
       expect(row).toBeUndefined();
     }
+  });
+});
+
+describe('the install is bound to the browser that started it', () => {
+  it("refuses Slack's redirect in another browser (an authorize link sent to someone): the code is never used", async () => {
+    const team = await teamOrg();
+    const install = await startInstall(team.owner);
+    expect(install.cookie).toMatch(/^beckon_slack_install=[\w-]{20,}$/);
+    const exchanges = fake.of('oauth.v2.access').length;
+    const workspace = fake.workspace('TVICTIM', 'Victim', {});
+    const otherBrowser = 'beckon_slack_install=somebody-elses-value-of-the-same-length';
+    for (const cookie of ['', otherBrowser]) {
+      const back = await oauthReturn(server, { code: workspace.installCode(), state: install.state }, cookie);
+      expect(back).toMatchObject({
+        status: 302,
+        location: 'http://localhost:5173/settings/slack?error=other_browser',
+      });
+    }
+    expect(fake.of('oauth.v2.access')).toHaveLength(exchanges);
+    expect((await team.owner.get('/api/slack/connection')).body).toEqual({ connection: null });
+    // In the browser that started it, the same state connects; the cookie is then cleared.
+    const back = await oauthReturn(
+      server,
+      { code: workspace.installCode(), state: install.state },
+      install.cookie,
+    );
+    expect(back.location).toBe('http://localhost:5173/settings/slack?connected=1');
+    expect(back.setCookie).toMatch(
+      /^beckon_slack_install=; Path=\/webhooks\/slack; Max-Age=0; HttpOnly; SameSite=Lax/,
+    );
+  });
+
+  it('sets the cookie over tRPC too, scoped to the callback', async () => {
+    const team = await teamOrg();
+    const res = await fetch(`${server.resource.baseUrl}/trpc/slack.install`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${team.token}`, 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(
+      /^beckon_slack_install=[\w-]+; Path=\/webhooks\/slack; Max-Age=900; HttpOnly; SameSite=Lax$/,
+    );
   });
 });
 

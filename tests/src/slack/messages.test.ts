@@ -1,7 +1,17 @@
 // Longer than 300 lines: the Slack message tests share one connected workspace, its routes and its linked people, which are slow to set up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Factories, FakeSlack, HttpClient, TestServer } from '../harness';
-import { buttons, click, connect, eventually, type Item, interact, onPlan, startSlackServer } from './setup';
+import {
+  buttons,
+  click,
+  connect,
+  eventually,
+  type Item,
+  interact,
+  linkSlack,
+  onPlan,
+  startSlackServer,
+} from './setup';
 
 let server: TestServer;
 let fake: FakeSlack;
@@ -113,14 +123,13 @@ describe('interactions', () => {
     expect((await item(created.id)).status).toBe('open');
     const [ask] = ephemeralsTo('UALICE');
     expect(ask?.params.channel).toBe('COPS');
-    const link = /<(http:\/\/localhost:5173\/slack\/link\?token=[^|>]+)\|/.exec(
-      String(ask?.params.text),
-    )?.[1];
-    expect(link).toBeDefined();
-    const token = new URL(link ?? '').searchParams.get('token');
-    const linked = await owner.post('/api/slack/links', { token });
-    expect(linked.status).toBe(200);
-    expect(linked.body).toEqual({ team_id: TEAM.id, slack_user_id: 'UALICE', user_id: ownerId });
+    // The page starts Sign in with Slack: the link carries nothing that names a Slack user.
+    expect(String(ask?.params.text)).toContain('<http://localhost:5173/slack/link|link your account>');
+    const linked = await linkSlack(server, fake, owner, TEAM.id, 'UALICE');
+    expect(linked.location).toBe('http://localhost:5173/slack/link?linked=1');
+    const links = await server.database.sql`
+      select slack_user_id, user_id from slack_user_links where org_id = ${orgId} and user_id = ${ownerId}`;
+    expect(links).toEqual([{ slack_user_id: 'UALICE', user_id: ownerId }]);
 
     const answer = await interact(server, click(TEAM.id, 'UALICE', 'COPS', found.Yes!));
     expect(answer.status).toBe(200);
@@ -150,9 +159,8 @@ describe('interactions', () => {
     const viewer = await join('viewer');
     const { item: created, buttons: found } = await posted();
     await interact(server, click(TEAM.id, 'UVIEWER', 'COPS', found.Yes!));
-    const link = /<([^|>]+)\|/.exec(String(ephemeralsTo('UVIEWER').at(-1)?.params.text))?.[1] ?? 'http://x';
-    const token = new URL(link).searchParams.get('token');
-    expect((await viewer.api.post('/api/slack/links', { token })).status).toBe(200);
+    expect(String(ephemeralsTo('UVIEWER').at(-1)?.params.text)).toContain('link your account');
+    expect((await linkSlack(server, fake, viewer.api, TEAM.id, 'UVIEWER')).location).toContain('linked=1');
     await interact(server, click(TEAM.id, 'UVIEWER', 'COPS', found.Yes!));
     expect(String(ephemeralsTo('UVIEWER').at(-1)?.params.text)).toBe(
       'Your Beckon role may not answer items.',
@@ -321,11 +329,32 @@ describe('approvals from Slack', () => {
       'Your answer is recorded. It needs 2 approvals: 1 so far.',
     ]);
     expect((await item(created.id)).status).toBe('open');
+    // A linked Slack user is a person: counted as Dave on an item that does not allow agents.
+    const [approved] = await server.database.sql<{ actor_id: string; data: Record<string, unknown> }[]>`
+      select actor_id, data from audit_entries where item_id = ${created.id} and action = 'item.approve'`;
+    expect(approved).toEqual({ actor_id: dave.id, data: { answered_via: 'slack' } });
     expect((await interact(server, click(TEAM.id, 'UDAVE', 'COPS', found.No!))).status).toBe(200);
     expect(ephemeralsTo('UDAVE').at(-1)?.params.text).toBe(
       'You have already answered this item: nothing changed.',
     );
     expect((await item(created.id)).status).toBe('open');
+  });
+});
+
+describe('an answer by the timeout policy', () => {
+  it("is the policy's in the updated message, never a person's", async () => {
+    const created = (
+      await owner.post<Item>('/api/items', {
+        title: 'Rotate keys?',
+        channel_id: opsId,
+        form: YES_NO,
+        deadline_at: new Date(Date.now() + 1000).toISOString(),
+        on_timeout: { action: 'answer', values: { ok: false } },
+      })
+    ).body;
+    await fake.waitForMention('chat.postMessage', created.id);
+    const update = await waitForUpdate(created.id);
+    expect(JSON.stringify(update.params.blocks)).toContain('Answered by the timeout policy');
   });
 });
 
@@ -353,10 +382,7 @@ describe('isolation', () => {
       click('TOTHER', 'UBOB', 'COTHER', { action_id: 'beckon.ack', value: theirs.id }),
     );
     expect(ask.status).toBe(200);
-    const token = new URL(
-      /<([^|>]+)\|/.exec(String(ephemeralsTo('UBOB').at(-1)?.params.text))?.[1] ?? 'http://x',
-    ).searchParams.get('token');
-    expect((await other.owner.post('/api/slack/links', { token })).status).toBe(200);
+    expect((await linkSlack(server, fake, other.owner, 'TOTHER', 'UBOB')).location).toContain('linked=1');
     const { item: ours, buttons: found } = await posted();
     const before = fake.of('chat.postEphemeral').length;
     const forged = await interact(server, click('TOTHER', 'UBOB', 'COTHER', found.Yes!));
@@ -364,7 +390,9 @@ describe('isolation', () => {
     expect((await item(ours.id)).status).toBe('open');
     expect(fake.of('chat.postEphemeral').length).toBe(before);
 
-    // A link made for the other organization does not link anyone here.
-    expect((await owner.post('/api/slack/links', { token })).status).toBe(400);
+    // Signing in with Slack as a user of the other workspace does not link anyone here.
+    expect((await linkSlack(server, fake, owner, 'TOTHER', 'UBOB')).location).toBe(
+      'http://localhost:5173/slack/link?error=other_workspace',
+    );
   });
 });

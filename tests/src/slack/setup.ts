@@ -44,12 +44,32 @@ export async function onPlan(server: TestServer, orgId: string, code: string) {
     update subscriptions set plan_id = (select id from plans where code = ${code}) where org_id = ${orgId}`;
 }
 
-/** Slack's redirect back after an install, followed by hand (the answer is a redirect). */
-export async function oauthReturn(server: TestServer, query: Record<string, string>) {
+/** The `name=value` of the cookie an answer sets (what the browser sends back), or ''. */
+export const cookieOf = (res: { headers: Headers }) =>
+  (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+
+/**
+ * Slack's redirect back after an install or a Sign in with Slack, followed by hand (the answer
+ * is a redirect), from a browser holding `cookie` (the one the start of the flow set).
+ */
+export async function oauthReturn(server: TestServer, query: Record<string, string>, cookie = '') {
   const res = await fetch(`${server.resource.baseUrl}/webhooks/slack/oauth?${new URLSearchParams(query)}`, {
     redirect: 'manual',
+    headers: cookie ? { cookie } : {},
   });
-  return { status: res.status, location: res.headers.get('location') ?? '' };
+  return {
+    status: res.status,
+    location: res.headers.get('location') ?? '',
+    setCookie: res.headers.get('set-cookie'),
+  };
+}
+
+/** Starts an install in the dashboard: Slack's authorize URL, its state, and the browser's cookie. */
+export async function startInstall(api: HttpClient) {
+  const install = await api.post<{ url: string }>('/api/slack/install');
+  if (install.status !== 200) throw new Error(`install: ${install.status}`);
+  const url = install.body.url;
+  return { url, state: new URL(url).searchParams.get('state') ?? '', cookie: cookieOf(install) };
 }
 
 /** Connects a workspace of the fake to the organization the way a person does it. */
@@ -60,10 +80,28 @@ export async function connect(
   team: { id: string; name: string; channels: Record<string, string>; users?: Record<string, string> },
 ) {
   const workspace = fake.workspace(team.id, team.name, team.channels, team.users);
-  const install = await api.post<{ url: string }>('/api/slack/install');
-  if (install.status !== 200) throw new Error(`install: ${install.status}`);
-  const state = new URL(install.body.url).searchParams.get('state') ?? '';
-  return oauthReturn(server, { code: workspace.installCode(), state });
+  const { state, cookie } = await startInstall(api);
+  return oauthReturn(server, { code: workspace.installCode(), state }, cookie);
+}
+
+/**
+ * Links `slackUser` of the connected workspace to the person of `api` the way they do it: the
+ * dashboard starts Sign in with Slack, they sign in at Slack as that user, and Slack sends the
+ * same browser back. Answers where the browser lands.
+ */
+export async function linkSlack(
+  server: TestServer,
+  fake: FakeSlack,
+  api: HttpClient,
+  team: string,
+  slackUser: string,
+) {
+  const start = await api.post<{ url: string }>('/api/slack/links');
+  if (start.status !== 200) throw new Error(`link: ${start.status} ${start.text}`);
+  const url = start.body.url;
+  const code = fake.signInCode(team, slackUser, url);
+  const state = new URL(url).searchParams.get('state') ?? '';
+  return oauthReturn(server, { code, state }, cookieOf(start));
 }
 
 /** Posts an interaction signed as Slack signs it (or as told). */

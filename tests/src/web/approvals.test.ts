@@ -41,7 +41,7 @@ describe('approvals and the timeout policy in the dashboard', () => {
       await team.owner.post<{ id: string }>('/api/items', {
         title: 'Change the firewall rules?',
         form: FORM,
-        approvals: { required: 2, exclude_creator: true },
+        approvals: { required: 2, exclude_creator: true, allow_timeout_answer: true },
         deadline_at: new Date(Date.now() + 2 * 3600_000).toISOString(),
         on_timeout: { action: 'answer', values: { approve: false, why: 'nobody decided' } },
       })

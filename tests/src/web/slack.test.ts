@@ -66,9 +66,18 @@ describe('Slack in the dashboard', () => {
     await interact(server, click('TBROWSER', 'UCAROL', 'CALERTS', buttons(message.params.blocks).Yes!));
     const ask = await fake.waitForMention('chat.postEphemeral', 'UCAROL');
     const link = /<([^|>]+)\|/.exec(String(ask.params.text))?.[1] ?? '';
-    await page.goto(new URL(link).pathname + new URL(link).search);
-    await page.getByText('UCAROL').waitFor();
-    await page.getByRole('button', { name: 'Link my account' }).click();
+    // Slack's Sign in with Slack page: Carol signs in there, and Slack sends this browser back.
+    await context.route('https://slack.com/openid/connect/authorize**', (route) => {
+      const url = route.request().url();
+      const state = new URL(url).searchParams.get('state') ?? '';
+      const back = new URLSearchParams({ code: fake.signInCode('TBROWSER', 'UCAROL', url), state });
+      return route.fulfill({
+        status: 302,
+        headers: { location: `${dashboard.origin}/webhooks/slack/oauth?${back}` },
+      });
+    });
+    await page.goto(new URL(link).pathname);
+    await page.getByRole('button', { name: 'Sign in with Slack' }).click();
     await page.getByText('Linked.').waitFor();
     const [linked] = await server.database.sql<{ user_id: string }[]>`
       select user_id from slack_user_links where org_id = ${team.org.id} and slack_user_id = 'UCAROL'`;

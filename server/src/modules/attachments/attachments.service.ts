@@ -13,6 +13,7 @@ import { AppError } from '../../errors';
 import type { StoredFile } from '../../storage/storage';
 import { recordItemChange } from '../items/item-changes';
 import { findItem } from '../items/item-queries';
+import { enforceStorageQuota } from './storage-quota';
 
 type AttachmentRow = {
   id: string;
@@ -68,7 +69,8 @@ export async function listAttachments(deps: Deps, identity: Identity, itemId: st
 /**
  * Stores the file first, streamed from the decoded body, then writes its row with the audit entry
  * and event in one transaction; when that transaction fails the stored file is deleted again, so
- * no file is left without a row. A file over the limit is refused before anything is stored.
+ * no file is left without a row. A file over the limit, or past the organization's storage quota,
+ * is refused before anything is stored.
  */
 export async function createAttachment(
   deps: Deps,
@@ -78,6 +80,7 @@ export async function createAttachment(
   const size = decodedSize(input.data);
   if (size > ATTACHMENT_LIMITS.bytes) throw AppError.payloadTooLarge(ATTACHMENT_LIMITS.bytes);
   await findItem(deps.sql, identity, input.id);
+  await enforceStorageQuota(deps.sql, deps.env, identity.orgId, size, false);
 
   const id = uuidv7();
   const key = storageKey(identity.orgId, id);
@@ -88,6 +91,8 @@ export async function createAttachment(
   try {
     const row = await deps.sql.begin(async (tx) => {
       const item = await findItem(tx, identity, input.id);
+      // Again, counted one upload at a time: another may have been stored meanwhile.
+      await enforceStorageQuota(tx, deps.env, identity.orgId, size, true);
       const [inserted] = await tx<AttachmentRow[]>`
         insert into attachments (id, org_id, item_id, filename, content_type, size, sha256, storage_key)
         values (${id}, ${identity.orgId}, ${item.id}, ${input.filename}, ${input.content_type},

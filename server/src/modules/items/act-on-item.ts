@@ -7,6 +7,7 @@ import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
 import { validateAnswer } from './form-answer';
 import { recordItemChange } from './item-changes';
@@ -42,8 +43,15 @@ export type ActionInput = {
   byPolicy?: boolean;
 };
 
-/** An answer checked against the form and the approvals rule (policies.ts). */
-type Answer = { action: 'answer'; values: Record<string, unknown>; step: AnswerStep; via?: AnswerChannel };
+/** An answer checked against the form and the approvals rule (policies.ts, approvers.ts). */
+type Answer = {
+  action: 'answer';
+  values: Record<string, unknown>;
+  step: AnswerStep;
+  via?: AnswerChannel;
+  /** What its audit entry adds about who answered (an agent let in by `allow_agents`). */
+  approver?: Record<string, unknown>;
+};
 
 /** The column changes of an allowed move (the status machine has already said yes). */
 function changesFor(
@@ -148,8 +156,9 @@ export async function actOnItem(
       if (!current.form) throw AppError.conflict('item has no form to answer', { status: current.status });
       const answer = validateAnswer(current.form, input.values);
       if (!answer.ok) throw AppError.validationFailed(answer.fields);
+      const approver = approverCheck(current.approvals, identity);
       const step = answerStep(current, actor, identity?.userId ?? null, answer.values, deps.clock());
-      change = { action: 'answer', values: answer.values, step, via: input.via };
+      change = { action: 'answer', values: answer.values, step, via: input.via, approver };
     }
     const [updated] = await tx<ItemRow[]>`
       update items set ${changesFor(tx, current, change, to, actor)}, updated_at = now()
@@ -158,6 +167,7 @@ export async function actOnItem(
     const data = {
       ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
       ...(input.via ? { answered_via: input.via } : {}),
+      ...('approver' in change ? change.approver : {}),
     };
     await recordItemChange(tx, { row, actor, data, webhooks, slack, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to

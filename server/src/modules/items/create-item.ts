@@ -14,6 +14,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { newAssignment } from '../assignment/assignees';
 import { quotaError } from '../billing/plan-gate';
+import { approvalsAuditData } from './approvers';
 import { escalationJob } from './escalation';
 import { expiryJob, followUps } from './item-changes';
 import { namesOfIds, referencedIds } from './item-names';
@@ -112,6 +113,7 @@ export async function createItem(
     action: 'item.create',
     actor,
     event: 'item.created',
+    data: approvalsAuditData(row.approvals),
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
     slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });

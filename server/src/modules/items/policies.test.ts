@@ -1,8 +1,9 @@
 import type { Form } from '@beckon/contracts/items/form.contract';
 import type { ItemResponse } from '@beckon/contracts/items/policies.contract';
 import { describe, expect, it } from 'vitest';
-import { POLICY } from '../../auth/identity';
+import { type Identity, type IdentitySource, POLICY } from '../../auth/identity';
 import { AppError } from '../../errors';
+import { actsForPerson, approverCheck } from './approvers';
 import { answerStep, approvalsView, itemPolicies, type StoredApprovals } from './policies';
 
 const form: Form = {
@@ -27,8 +28,10 @@ const rule = (overrides: Partial<StoredApprovals> = {}): StoredApprovals => ({
   required: 2,
   field: 'ok',
   approve_value: null,
-  exclude_creator: false,
+  exclude_creator: true,
   any_rejection_closes: false,
+  allow_agents: false,
+  allow_timeout_answer: false,
   creator_user_id: 'creator',
   ...overrides,
 });
@@ -66,6 +69,30 @@ describe('itemPolicies', () => {
       'u',
     );
     expect(on_timeout).toEqual({ action: 'answer', values: { ok: false } });
+  });
+
+  it('refuses an answer policy on an item collecting approvals unless the rule allows it', () => {
+    const on_timeout = { action: 'answer' as const, values: { ok: true } };
+    expect(
+      refusal(() => itemPolicies({ form, deadline_at, on_timeout, approvals: { required: 2 } }, 'u')),
+    ).toEqual({
+      http: 400,
+      body: {
+        error: 'invalid request',
+        fields: { on_timeout: expect.stringContaining('allow_timeout_answer') },
+      },
+    });
+    const allowed = itemPolicies(
+      { form, deadline_at, on_timeout, approvals: { required: 2, allow_timeout_answer: true } },
+      'u',
+    );
+    expect(allowed).toMatchObject({ on_timeout, approvals: { allow_timeout_answer: true } });
+    const dismiss = { action: 'dismiss' as const };
+    expect(
+      itemPolicies({ form, deadline_at, on_timeout: dismiss, approvals: { required: 2 } }, 'u'),
+    ).toMatchObject({
+      on_timeout: dismiss,
+    });
   });
 
   it('refuses an approve_value on a yesno field and requires one on a choice field', () => {
@@ -108,7 +135,7 @@ describe('answerStep', () => {
   });
 
   it('refuses a second answer, the excluded creator, and a blank deciding field', () => {
-    const item = { approvals: rule({ exclude_creator: true }), responses: [answered('a', false)] };
+    const item = { approvals: rule(), responses: [answered('a', false)] };
     expect(refusal(() => answerStep(item, user('a'), 'a', { ok: true }, at))).toEqual({
       http: 409,
       body: { error: 'you have already answered this item', status: 'open' },
@@ -128,6 +155,61 @@ describe('answerStep', () => {
     expect(approvalsView(rule(), [answered('a', true), answered('b', false), policy])).toMatchObject({
       approved: 1,
       rejected: 1,
+    });
+  });
+
+  it('the view shows the flags an older stored rule lacks as false', () => {
+    const { allow_agents: _a, allow_timeout_answer: _t, ...older } = rule();
+    expect(approvalsView(older, [])).toMatchObject({ allow_agents: false, allow_timeout_answer: false });
+  });
+});
+
+const identity = (source: IdentitySource, extra: Partial<Identity> = {}): Identity => ({
+  userId: 'u',
+  orgId: 'o',
+  agentId: null,
+  source,
+  clientId: null,
+  credentialId: 'c',
+  role: 'member',
+  permissions: ['items.write'],
+  ...extra,
+});
+const session = identity('session');
+const oauthClient = identity('session', { clientId: 'client-1' });
+const apiKey = identity('api_key', { agentId: 'agent-1' });
+const inbound = identity('inbound_webhook');
+
+describe('actsForPerson', () => {
+  it('is true for a dashboard session, a mail link and a linked Slack user only', () => {
+    expect(actsForPerson(session)).toBe(true);
+    expect(actsForPerson(identity('email_link'))).toBe(true);
+    expect(actsForPerson(identity('slack_link'))).toBe(true);
+    expect(actsForPerson(oauthClient)).toBe(false);
+    expect(actsForPerson(apiKey)).toBe(false);
+    expect(actsForPerson(inbound)).toBe(false);
+  });
+});
+
+describe('approverCheck', () => {
+  it('lets people and the service in, and checks nothing without an approvals rule', () => {
+    expect(approverCheck({}, session)).toEqual({});
+    expect(approverCheck({}, null)).toEqual({});
+    expect(approverCheck(null, apiKey)).toEqual({});
+  });
+
+  it('refuses an agent with 403 unless the rule allows agents, then says so for the audit entry', () => {
+    for (const agent of [apiKey, oauthClient, inbound]) {
+      expect(refusal(() => approverCheck({ allow_agents: false }, agent))).toEqual({
+        http: 403,
+        body: { error: expect.stringContaining('allow_agents') },
+      });
+      expect(refusal(() => approverCheck({}, agent))?.http).toBe(403);
+    }
+    expect(approverCheck({ allow_agents: true }, apiKey)).toEqual({ allow_agents: true });
+    expect(approverCheck({ allow_agents: true }, oauthClient)).toEqual({
+      allow_agents: true,
+      client_id: 'client-1',
     });
   });
 });

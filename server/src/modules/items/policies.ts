@@ -10,12 +10,19 @@ import type {
 } from '@beckon/contracts/items/policies.contract';
 import type { Actor } from '../../auth/identity';
 import { AppError } from '../../errors';
+import { checkTimeoutAnswer } from './approvers';
 import { validateAnswer } from './form-answer';
 
 /** The approvals rule as stored on the item: the view's fields less the counts, plus the creator. */
-export type StoredApprovals = Omit<ApprovalsView, 'approved' | 'rejected'> & {
+export type StoredApprovals = Omit<
+  ApprovalsView,
+  'approved' | 'rejected' | 'allow_agents' | 'allow_timeout_answer'
+> & {
   /** The person who created the item (an API key's owner), for `exclude_creator`. */
   creator_user_id: string;
+  /** Absent from items created before agents could be allowed: false. */
+  allow_agents?: boolean;
+  allow_timeout_answer?: boolean;
 };
 
 type Policies = { form?: Form; deadline_at?: Date; on_timeout?: OnTimeout; approvals?: ApprovalsInput };
@@ -64,15 +71,19 @@ function approvalsRule({ form, approvals }: Policies, creatorUserId: string): St
     required: approvals.required,
     field: field.id,
     approve_value: approveValue,
-    exclude_creator: approvals.exclude_creator ?? false,
+    exclude_creator: approvals.exclude_creator ?? true,
     any_rejection_closes: approvals.any_rejection_closes ?? false,
+    allow_agents: approvals.allow_agents ?? false,
+    allow_timeout_answer: approvals.allow_timeout_answer ?? false,
     creator_user_id: creatorUserId,
   };
 }
 
 /** Both policies of a new item, checked against its form (after its template filled it in). */
 export function itemPolicies(fields: Policies, creatorUserId: string) {
-  return { on_timeout: timeoutPolicy(fields), approvals: approvalsRule(fields, creatorUserId) };
+  const policies = { on_timeout: timeoutPolicy(fields), approvals: approvalsRule(fields, creatorUserId) };
+  checkTimeoutAnswer(policies);
+  return policies;
 }
 
 /** The rule as the item view shows it, with the counts so far. */
@@ -85,6 +96,8 @@ export function approvalsView(
   const counted = responses.filter((r) => r.by.type !== 'policy');
   return {
     ...rule,
+    allow_agents: rule.allow_agents ?? false,
+    allow_timeout_answer: rule.allow_timeout_answer ?? false,
     approved: counted.filter((r) => r.approves === true).length,
     rejected: counted.filter((r) => r.approves === false).length,
   };

@@ -7,6 +7,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
 import { enforcePlanLimit } from '../billing/plan-gate';
+import { bindBrowser, FLOW_TTL_SECONDS, sameBrowser } from './browser-binding';
 import {
   decryptToken,
   encryptToken,
@@ -23,8 +24,6 @@ import {
  */
 export const BOT_SCOPES = ['chat:write', 'channels:read', 'groups:read', 'im:write', 'users:read'];
 const AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
-/** How long an install started in the dashboard may take at Slack. */
-const INSTALL_TTL_SECONDS = 15 * 60;
 const INSTALL = 'slack install';
 /** The permission that manages the organization's Slack workspace. */
 export const SLACK_PERMISSION = 'org.manage';
@@ -68,7 +67,10 @@ export async function slackStatus(deps: Deps, identity: Identity) {
   return { connection: row ? connectionView(row) : null };
 }
 
-/** The authorize page of Slack, with a signed state naming the organization and the person. */
+/**
+ * The authorize page of Slack, with a signed state naming the organization, the person and the
+ * browser (browser-binding.ts), and the cookie that binds the install to that browser.
+ */
 export async function startInstall(deps: Deps, identity: Identity) {
   const config = requireSlack(deps.env);
   await deps.sql.begin(async (tx) => {
@@ -76,11 +78,12 @@ export async function startInstall(deps: Deps, identity: Identity) {
     if (!(await findConnection(tx, identity.orgId)))
       await enforcePlanLimit(tx, deps.env, identity.orgId, 'slack_workspaces');
   });
+  const { cookie, browser } = bindBrowser(deps.env, 'install');
   const state = signValue(
     config,
     INSTALL,
-    { org: identity.orgId, user: identity.userId },
-    INSTALL_TTL_SECONDS,
+    { org: identity.orgId, user: identity.userId, browser },
+    FLOW_TTL_SECONDS,
   );
   const url = new URL(AUTHORIZE_URL);
   url.search = new URLSearchParams({
@@ -89,24 +92,28 @@ export async function startInstall(deps: Deps, identity: Identity) {
     redirect_uri: oauthRedirectUri(deps),
     state,
   }).toString();
-  return { url: url.toString() };
+  return { url: url.toString(), cookie };
 }
 
 /**
  * Slack's redirect after the install (GET /webhooks/slack/oauth): the state must be ours and
- * unexpired, and the person who started it must still manage the organization; the code is
- * exchanged for the bot token (oauth.v2.access), stored encrypted. Answers the dashboard page
- * to send the browser to.
+ * unexpired, the browser the one that started it (its cookie), and the person who started it
+ * must still manage the organization; the code is exchanged for the bot token (oauth.v2.access),
+ * stored encrypted. Answers the dashboard page to send the browser to.
  */
 export async function completeInstall(
   deps: Deps,
   query: { code?: string; state?: string; error?: string },
+  cookies: string | undefined,
 ): Promise<string> {
   const config = requireSlack(deps.env);
   const state = query.state ? verifyValue(config, INSTALL, query.state) : null;
   if (!state || typeof state.org !== 'string' || typeof state.user !== 'string') {
     return settingsPage(deps, 'error=invalid_state');
   }
+  // Another browser than the one that started it (an authorize link someone was sent): refused
+  // before the code is used, so the workspace is never connected to the sender's organization.
+  if (!sameBrowser(cookies, 'install', state.browser)) return settingsPage(deps, 'error=other_browser');
   if (query.error || !query.code)
     return settingsPage(deps, `error=${encodeURIComponent(query.error ?? 'denied')}`);
   const orgId = state.org;

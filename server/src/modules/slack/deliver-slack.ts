@@ -96,6 +96,9 @@ async function decision(deps: Deps, item: ItemView): Promise<Decision> {
   } else if (by?.type === 'agent' && by.id) {
     const [agent] = await deps.sql<{ name: string }[]>`select name from agents where id = ${by.id}`;
     name = agent?.name ?? 'an agent';
+  } else if (by?.type === 'policy') {
+    // Nobody answered: the item's timeout policy did, and the message must not read as a person's.
+    name = 'the timeout policy';
   }
   return { by: name, summary: item.status === 'answered' ? answerSummary(item) : '' };
 }

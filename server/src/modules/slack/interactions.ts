@@ -78,14 +78,10 @@ async function tell(deps: Deps, acting: Acting, text: string) {
 }
 
 /** The person behind the click, or null after telling them why they cannot act (link, membership). */
-async function personFor(deps: Deps, config: SlackConfig, acting: Acting): Promise<Identity | null> {
+async function personFor(deps: Deps, acting: Acting): Promise<Identity | null> {
   const identity = await linkedIdentity(deps, acting);
   if (identity === 'unlinked') {
-    const url = linkPageUrl(deps, config, {
-      org: acting.orgId,
-      team: acting.teamId,
-      slack_user: acting.slackUser,
-    });
+    const url = linkPageUrl(deps);
     await tell(
       deps,
       acting,
@@ -132,7 +128,7 @@ async function act(
 ) {
   const acting = await actingFor(deps, config, payload, itemId);
   if (!acting) return;
-  const identity = await personFor(deps, config, acting);
+  const identity = await personFor(deps, acting);
   if (!identity) return;
   try {
     await run(identity, acting);
@@ -194,7 +190,7 @@ async function viewSubmission(
   if (payload.view?.callback_id !== ACTIONS.modal) return null;
   const acting = await actingFor(deps, config, payload, itemId);
   if (!acting) return null;
-  const identity = await personFor(deps, config, acting);
+  const identity = await personFor(deps, acting);
   if (!identity) return null;
   try {
     const item = await getItem(deps, identity, itemId);

@@ -3,16 +3,18 @@ import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure, sessionProcedure } from '../../trpc/procedures';
 import { disconnect, SLACK_PERMISSION, slackStatus, startInstall } from './connection.service';
-import { linkSlackUser } from './links.service';
+import { startLink } from './links.service';
 import { deleteRoute, listRoutes, listSlackChannels, putRoute } from './routes.service';
 
 const manage = permissionProcedure(SLACK_PERMISSION);
 
 export const slackRouter = router({
   status: implement(manage, slackProcedures.status).query(({ ctx }) => slackStatus(ctx.deps, ctx.identity)),
-  install: implement(manage, slackProcedures.install).mutation(({ ctx }) =>
-    startInstall(ctx.deps, ctx.identity),
-  ),
+  install: implement(manage, slackProcedures.install).mutation(async ({ ctx }) => {
+    const { url, cookie } = await startInstall(ctx.deps, ctx.identity);
+    ctx.responseHeaders['set-cookie'] = cookie;
+    return { url };
+  }),
   disconnect: implement(manage, slackProcedures.disconnect).mutation(({ ctx }) =>
     disconnect(ctx.deps, ctx.identity),
   ),
@@ -26,7 +28,9 @@ export const slackRouter = router({
   deleteRoute: implement(manage, slackProcedures.deleteRoute).mutation(({ ctx, input }) =>
     deleteRoute(ctx.deps, ctx.identity, input.channel_id),
   ),
-  link: implement(sessionProcedure, slackProcedures.link).mutation(({ ctx, input }) =>
-    linkSlackUser(ctx.deps, ctx.identity, input.token),
-  ),
+  link: implement(sessionProcedure, slackProcedures.link).mutation(async ({ ctx }) => {
+    const { url, cookie } = await startLink(ctx.deps, ctx.identity);
+    ctx.responseHeaders['set-cookie'] = cookie;
+    return { url };
+  }),
 });

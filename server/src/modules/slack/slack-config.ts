@@ -19,7 +19,7 @@ export type SlackConfig = {
   signingSecret: string;
   /** Encrypts bot tokens (AES-256-GCM). */
   tokenKey: Buffer;
-  /** Signs install states and account-link tokens (HMAC-SHA256). */
+  /** Signs install states and account-link states (HMAC-SHA256). */
   linkKey: Buffer;
   apiUrl: string | undefined;
 };

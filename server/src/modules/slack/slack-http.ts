@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { unbindBrowser } from './browser-binding';
 import { completeInstall } from './connection.service';
 import { handleInteraction, type InteractionPayload } from './interactions';
+import { completeLink, isLinkState } from './links.service';
 import { verifySlackSignature } from './request-signature';
 import { requireSlack } from './slack-config';
 
@@ -17,8 +19,9 @@ const refused = (reason: string) => new AppError(401, { error: reason });
  *   `payload=<json>`, verified with the signing secret and the replay window (401 otherwise),
  *   then answered as the linked Beckon member (interactions.ts). Our own route rather than
  *   Bolt's receiver: the same Fastify app, error shapes and logs as every other route.
- * - GET /webhooks/slack/oauth: the end of the install, back from Slack's authorize page; it
- *   redirects the browser to the dashboard's Slack settings with the outcome.
+ * - GET /webhooks/slack/oauth: the end of the install, or of a person's Sign in with Slack that
+ *   links their Slack account, back from Slack; it redirects the browser to the dashboard's Slack
+ *   settings (or link page) with the outcome, and ends the flow's browser binding.
  */
 export function registerSlackWebhooks(app: FastifyInstance, deps: Deps): void {
   app.register(async (scope) => {
@@ -54,7 +57,12 @@ export function registerSlackWebhooks(app: FastifyInstance, deps: Deps): void {
   });
   app.get('/webhooks/slack/oauth', async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
-    const target = await completeInstall(deps, { code: query.code, state: query.state, error: query.error });
-    return reply.redirect(target, 302);
+    const back = { code: query.code, state: query.state, error: query.error };
+    // One redirect URL for both of Slack's flows: the signed state says which one came back.
+    const flow = query.state && isLinkState(deps, query.state) ? 'link' : 'install';
+    const cookies = request.headers.cookie;
+    const target =
+      flow === 'link' ? await completeLink(deps, back, cookies) : await completeInstall(deps, back, cookies);
+    return reply.header('set-cookie', unbindBrowser(deps.env, flow)).redirect(target, 302);
   });
 }

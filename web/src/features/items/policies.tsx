@@ -19,7 +19,7 @@ export function TimeoutPolicy({ item }: { item: Item }) {
   const policy = item.on_timeout;
   const text =
     policy.action === 'answer'
-      ? `answers “${describeValues(item.form, policy.values)}”`
+      ? `answers “${describeValues(item.form, policy.values)}”${item.approvals ? ' in place of the approvers' : ''}`
       : policy.action === 'dismiss'
         ? 'is dismissed'
         : 'expires';
@@ -40,6 +40,7 @@ export function Approvals({ item, myId }: { item: Item; myId: string | undefined
   const rules = [
     approvals.exclude_creator && 'not the creator',
     approvals.any_rejection_closes && 'one rejection closes it',
+    approvals.allow_agents && 'agents may answer too, each as its owner',
   ].filter(Boolean);
   return (
     <section aria-labelledby="approvals-heading" className="space-y-2">

@@ -12,6 +12,8 @@ import { trpc } from '../../lib/trpc';
 
 const INSTALL_ERRORS: Record<string, string> = {
   invalid_state: 'The connection took too long or did not start here. Try again.',
+  other_browser:
+    'The connection was started in another browser: start it here, in the browser you approve it from.',
   forbidden: 'You no longer manage this organization.',
   access_denied: 'The installation was canceled in Slack.',
   invalid_code: 'Slack did not accept the installation (it may have been used already). Try again.',
