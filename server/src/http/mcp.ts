@@ -7,6 +7,7 @@ import { agentServer } from '../mcp/agent-server';
 import { METHODS, type Method, RpcError } from '../mcp/rpc';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
+import { allowedOrigins, refuseForeignOrigin } from './mcp-origin';
 
 type Message = {
   jsonrpc?: unknown;
@@ -29,8 +30,46 @@ function lean(request: FastifyRequest, version: string | undefined): Message | n
   if (!body || typeof body !== 'object' || Array.isArray(body) || body.jsonrpc !== '2.0') return null;
   if (typeof body.method !== 'string' || !Object.hasOwn(METHODS, body.method)) return null;
   if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
-  if (body.params !== undefined && (typeof body.params !== 'object' || body.params === null)) return null;
+  const params = body.params as unknown;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return null;
   return body.params?._meta?.progressToken === undefined ? body : null;
+}
+
+/**
+ * What the SDK's transport would refuse in a request whose id is known, refused here with that
+ * id (the transport answers `id: null` to all of these): the Accept header, the JSON-RPC shape,
+ * an unknown protocol revision.
+ */
+function refusal(request: FastifyRequest, version: string | undefined) {
+  const body = request.body as Message | null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
+  const refuse = (status: number, code: number, message: string) => ({
+    status,
+    body: { jsonrpc: '2.0', id: body.id, error: { code, message } },
+  });
+  const accept = request.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    return refuse(
+      406,
+      -32000,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+    );
+  const params = body.params as unknown;
+  if (
+    body.jsonrpc !== '2.0' ||
+    typeof body.method !== 'string' ||
+    (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+  )
+    return refuse(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 request');
+  if (version !== undefined && body.method !== 'initialize' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    return refuse(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    );
+  return null;
 }
 
 async function answer(
@@ -69,12 +108,15 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
   // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
   const shutdown = new AbortController();
   app.addHook('preClose', async () => shutdown.abort());
-  app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
+  const origin = refuseForeignOrigin(allowedOrigins(deps.env));
+  app.post('/mcp', { onRequest: origin, preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
     const header = request.headers['mcp-protocol-version'];
     const version = typeof header === 'string' ? header : undefined;
     const message = lean(request, version);
     if (message) return answer(deps, identity, version, message, reply, shutdown.signal);
+    const refused = refusal(request, version);
+    if (refused) return reply.code(refused.status).send(refused.body);
     const server = agentServer(deps, identity, version, shutdown.signal);
     const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({
@@ -93,6 +135,7 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
   app.route({
     method: ['GET', 'DELETE'],
     url: '/mcp',
+    onRequest: origin,
     handler: async (_request, reply) =>
       reply
         .code(405)
