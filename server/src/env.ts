@@ -181,6 +181,8 @@ export const ZEnv = z
     S3_SECRET_ACCESS_KEY: optional,
     /** Web origins besides the service's own allowed to call /mcp (comma-separated, e.g. https://app.example). */
     MCP_ALLOWED_ORIGINS: origins.default([]),
+    /** MCP tool names: `service.notify` (dotted), `service_notify` (underscore), or by revision (auto). */
+    MCP_TOOL_NAMES: z.enum(['auto', 'dotted', 'underscore']).default('auto'),
     /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
   })

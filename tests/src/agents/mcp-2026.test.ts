@@ -1,0 +1,370 @@
+// Longer than 300 lines: the stateless revision over two processes (discovery, tools, headers, tasks, subscriptions).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  Factories,
+  MCP_ACCEPT,
+  startTestServer,
+  type TestDatabase,
+  type TestServer,
+} from '../harness';
+
+const REVISION = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const FORM = { id: 'go', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
+
+type Answer = {
+  jsonrpc: string;
+  id: unknown;
+  result?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+  error?: { code: number; message: string; data?: unknown };
+};
+type Tool = { name: string; description: string; inputSchema: Record<string, unknown> };
+type Item = { id: string; status: string; response: Record<string, unknown> | null };
+
+// One database, two resource processes: requests go to either (no session ties a client to one).
+let database: TestDatabase;
+let first: TestServer;
+let second: TestServer;
+let f: Factories;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  first = await startTestServer({ database, worker: true });
+  second = await startTestServer({ database });
+  f = new Factories(database.db);
+});
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+  await database?.drop();
+});
+
+async function agentAccount() {
+  const account = await f.account('owner');
+  const key = await f.apiKey(account.org.id, account.user.id);
+  const otherAgent = await f.apiKey(account.org.id, account.user.id);
+  return { ...account, key, otherAgent, person: second.resource.as(account.token) };
+}
+
+type Options = {
+  server?: TestServer;
+  tasks?: boolean;
+  headers?: Record<string, string>;
+  meta?: Record<string, unknown>;
+  path?: string;
+  id?: number | string;
+};
+
+/** One 2026-07-28 request, headers mirrored from the body as a conforming client sends them. */
+async function rpc(
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: Options = {},
+) {
+  const named =
+    method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : params.uri;
+  const response = await fetch(`${(options.server ?? first).resource.baseUrl}${options.path ?? '/mcp'}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: MCP_ACCEPT,
+      'mcp-protocol-version': REVISION,
+      'mcp-method': method,
+      ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id ?? 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': REVISION,
+          'io.modelcontextprotocol/clientInfo': { name: 'beckon-test', version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': options.tasks ? { extensions: { [TASKS]: {} } } : {},
+          ...options.meta,
+        },
+      },
+    }),
+  });
+  return { status: response.status, body: (await response.json()) as Answer };
+}
+
+const itemOf = (result: Record<string, unknown>) => result.structuredContent as Item;
+
+describe('POST /mcp at 2026-07-28', () => {
+  it('answers server/discover and tools/list without a handshake, from any process', async () => {
+    const { key } = await agentAccount();
+    for (const server of [first, second]) {
+      const { status, body } = await rpc(key.token, 'server/discover', {}, { server });
+      expect(status).toBe(200);
+      expect(body.result).toMatchObject({
+        resultType: 'complete',
+        supportedVersions: expect.arrayContaining([REVISION, '2025-11-25', '2025-06-18', '2025-03-26']),
+        capabilities: { tools: {}, extensions: { [TASKS]: {} } },
+        instructions: expect.stringContaining('service_ask'),
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'beckon' } },
+      });
+    }
+    const listed = await rpc(key.token, 'tools/list', {}, { server: second });
+    expect(listed.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
+    expect(listed.body.result?.ttlMs).toEqual(expect.any(Number));
+    const tools = listed.body.result?.tools as Tool[];
+    expect(tools).toHaveLength(11);
+    expect(new Set(tools.map((t) => t.name)).size).toBe(11);
+    for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(tools.map((t) => t.name)).toContain('service_notify');
+    // The definitions name the tools as listed.
+    expect(JSON.stringify(tools)).not.toMatch(/service\.[a-z]/);
+  });
+
+  it('serves the dotted names to a client that asks for them, never both spellings', async () => {
+    const { key } = await agentAccount();
+    const dotted = await rpc(key.token, 'tools/list', {}, { path: '/mcp?tool_names=dotted' });
+    const names = (dotted.body.result!.tools as Tool[]).map((t) => t.name);
+    expect(names).toContain('service.notify');
+    expect(names.filter((n) => n.includes('_') && n.startsWith('service_'))).toEqual([]);
+    // Older revisions keep the dotted names unless asked too.
+    const older = await fetch(`${first.resource.baseUrl}/mcp?tool_names=underscore`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key.token}`,
+        'content-type': 'application/json',
+        accept: MCP_ACCEPT,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    const olderTools = ((await older.json()) as Answer).result?.tools as Tool[];
+    expect(olderTools.map((t) => t.name)).toContain('service_ask');
+    expect(olderTools.map((t) => t.name)).not.toContain('service.ask');
+  });
+
+  it('calls a tool by either spelling; refused arguments are a result the model reads', async () => {
+    const { key } = await agentAccount();
+    const called = await rpc(key.token, 'tools/call', { name: 'service_notify', arguments: { title: 'Hi' } });
+    expect(called.body.result).toMatchObject({ resultType: 'complete', structuredContent: { title: 'Hi' } });
+    const dotted = await rpc(key.token, 'tools/call', { name: 'service.notify', arguments: { title: 'Ho' } });
+    expect(itemOf(dotted.body.result!).status).toBe('open');
+
+    const invalid = await rpc(key.token, 'tools/call', {
+      name: 'service_notify',
+      arguments: { priority: 9, colour: 'red' },
+    });
+    expect(invalid.body.error).toBeUndefined();
+    expect(invalid.body.result).toMatchObject({ resultType: 'complete', isError: true });
+    const text = (invalid.body.result!.content as Array<{ text: string }>)[0]!.text;
+    expect(text).toContain('title:');
+    expect(text).toContain('priority:');
+    expect(text).toContain('colour: unknown field');
+    const unknownChannel = await rpc(key.token, 'tools/call', {
+      name: 'service_notify',
+      arguments: { title: 'x', channel: 'nope' },
+    });
+    expect(unknownChannel.body.result).toMatchObject({ isError: true });
+    expect((unknownChannel.body.result!.content as Array<{ text: string }>)[0]!.text).toContain(
+      'channel: unknown channel',
+    );
+    const unknownTool = await rpc(key.token, 'tools/call', { name: 'service_delete', arguments: {} });
+    expect(unknownTool.body).toMatchObject({ id: 1, error: { code: -32602 } });
+  });
+
+  it('checks the headers against the body and names removed methods', async () => {
+    const { key } = await agentAccount();
+    const call = { name: 'service_notify', arguments: { title: 'x' } };
+    const noMethod = await rpc(key.token, 'tools/call', call, { headers: { 'mcp-method': '' } });
+    expect(noMethod.status).toBe(400);
+    expect(noMethod.body).toMatchObject({ id: 1, error: { code: -32020 } });
+    const otherName = await rpc(key.token, 'tools/call', call, { headers: { 'mcp-name': 'service_ask' } });
+    expect(otherName.body).toMatchObject({ error: { code: -32020 } });
+    const encoded = await rpc(key.token, 'tools/call', call, {
+      headers: { 'mcp-name': `=?base64?${Buffer.from('service_notify').toString('base64')}?=` },
+    });
+    expect(encoded.body.result).toMatchObject({ resultType: 'complete' });
+    const otherVersion = await rpc(
+      key.token,
+      'tools/list',
+      {},
+      { headers: { 'mcp-protocol-version': '2025-11-25' } },
+    );
+    expect(otherVersion.body).toMatchObject({ error: { code: -32020 } });
+    const ping = await rpc(key.token, 'ping');
+    expect(ping.status).toBe(404);
+    expect(ping.body).toMatchObject({ id: 1, error: { code: -32601 } });
+    const unknownVersion = await rpc(
+      key.token,
+      'tools/list',
+      {},
+      {
+        headers: { 'mcp-protocol-version': '2099-01-01' },
+        meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
+      },
+    );
+    expect(unknownVersion.status).toBe(400);
+    expect(unknownVersion.body.error).toMatchObject({
+      code: -32022,
+      data: { supported: expect.arrayContaining([REVISION]), requested: '2099-01-01' },
+    });
+  });
+});
+
+describe('the tasks extension at 2026-07-28', () => {
+  it('a question still open becomes a task; tasks/get returns its result once a person answers', async () => {
+    const { key, person } = await agentAccount();
+    const asked = await rpc(
+      key.token,
+      'tools/call',
+      { name: 'service_ask', arguments: { title: 'Ship it?', form: FORM } },
+      { tasks: true },
+    );
+    const task = asked.body.result!;
+    expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number) });
+    expect(task.pollIntervalMs).toEqual(expect.any(Number));
+    const taskId = task.taskId as string;
+
+    const working = await rpc(key.token, 'tasks/get', { taskId }, { tasks: true, server: second });
+    expect(working.body.result).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+    expect(working.body.result?.result).toBeUndefined();
+    expect(
+      (await rpc(key.token, 'tasks/update', { taskId, inputResponses: {} }, { tasks: true })).body.result,
+    ).toMatchObject({
+      resultType: 'complete',
+    });
+
+    const [row] = await database.sql<
+      { item_id: string }[]
+    >`select item_id from mcp_tasks where id = ${taskId}`;
+    await person.post(`/api/items/${row!.item_id}/answer`, { values: { ok: true } });
+    const done = await rpc(key.token, 'tasks/get', { taskId }, { tasks: true });
+    expect(done.body.result).toMatchObject({ status: 'completed', statusMessage: 'answered' });
+    const result = done.body.result?.result as Record<string, unknown>;
+    expect(itemOf(result)).toMatchObject({ id: row!.item_id, status: 'answered', response: { ok: true } });
+  });
+
+  it('a client without the extension gets the open item, and tasks methods refuse it', async () => {
+    const { key } = await agentAccount();
+    const asked = await rpc(key.token, 'tools/call', {
+      name: 'service_ask',
+      arguments: { title: 'Plain?', form: FORM },
+    });
+    expect(asked.body.result).toMatchObject({ resultType: 'complete' });
+    expect(itemOf(asked.body.result!).status).toBe('open');
+    const refused = await rpc(key.token, 'tasks/get', { taskId: '00000000-0000-7000-8000-000000000000' });
+    expect(refused.body.error).toMatchObject({ code: -32021 });
+  });
+
+  it("tasks/cancel withdraws the question; another agent's task is unknown", async () => {
+    const { key, otherAgent, person } = await agentAccount();
+    const asked = await rpc(
+      key.token,
+      'tools/call',
+      { name: 'service_ask', arguments: { title: 'Cancel me', form: FORM } },
+      { tasks: true },
+    );
+    const taskId = asked.body.result!.taskId as string;
+    const theirs = await rpc(otherAgent.token, 'tasks/get', { taskId }, { tasks: true });
+    expect(theirs.body.error).toMatchObject({ code: -32602 });
+    expect(
+      (await rpc(otherAgent.token, 'tasks/cancel', { taskId }, { tasks: true })).body.error,
+    ).toMatchObject({
+      code: -32602,
+    });
+
+    const cancelled = await rpc(key.token, 'tasks/cancel', { taskId }, { tasks: true, server: second });
+    expect(cancelled.body.result).toMatchObject({ resultType: 'complete' });
+    const got = await rpc(key.token, 'tasks/get', { taskId }, { tasks: true });
+    expect(got.body.result).toMatchObject({ status: 'cancelled' });
+    const [row] = await database.sql<
+      { item_id: string }[]
+    >`select item_id from mcp_tasks where id = ${taskId}`;
+    expect((await person.get<Item>(`/api/items/${row!.item_id}`)).body.status).toBe('withdrawn');
+    // Again: acknowledged, nothing changes.
+    expect((await rpc(key.token, 'tasks/cancel', { taskId }, { tasks: true })).body.result).toBeDefined();
+  });
+});
+
+describe('subscriptions/listen at 2026-07-28', () => {
+  it("acknowledges the items it follows and notifies their changes, another organization's left out", async () => {
+    const { key, person } = await agentAccount();
+    const stranger = await agentAccount();
+    const asked = await rpc(key.token, 'tools/call', {
+      name: 'service_ask',
+      arguments: { title: 'Watch me', form: FORM },
+    });
+    const item = itemOf(asked.body.result!);
+    const uri = `${first.deps.env.APP_URL}/items/${item.id}`;
+    const read = await rpc(key.token, 'resources/read', { uri });
+    expect(JSON.parse((read.body.result!.contents as Array<{ text: string }>)[0]!.text)).toMatchObject({
+      id: item.id,
+    });
+    const theirs = itemOf(
+      (
+        await rpc(stranger.key.token, 'tools/call', {
+          name: 'service_notify',
+          arguments: { title: 'Theirs' },
+        })
+      ).body.result!,
+    );
+    const theirUri = `${first.deps.env.APP_URL}/items/${theirs.id}`;
+
+    const controller = new AbortController();
+    const response = await fetch(`${second.resource.baseUrl}/mcp`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        authorization: `Bearer ${key.token}`,
+        'content-type': 'application/json',
+        accept: MCP_ACCEPT,
+        'mcp-protocol-version': REVISION,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: {
+          _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION },
+          notifications: { resourceSubscriptions: [uri, theirUri] },
+        },
+      }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const messages: Array<{ method?: string; params?: Record<string, unknown> }> = [];
+    let buffer = '';
+    const next = async () => {
+      while (true) {
+        const frameEnd = buffer.indexOf('\n\n');
+        if (frameEnd >= 0) {
+          const frame = buffer.slice(0, frameEnd);
+          buffer = buffer.slice(frameEnd + 2);
+          const data = frame.split('\n').find((line) => line.startsWith('data: '));
+          if (data) return JSON.parse(data.slice(6)) as (typeof messages)[number];
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += value;
+      }
+    };
+    const ack = await next();
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
+        notifications: { resourceSubscriptions: [uri] },
+      },
+    });
+    await person.post(`/api/items/${item.id}/answer`, { values: { ok: true } });
+    const updated = await next();
+    expect(updated).toMatchObject({
+      method: 'notifications/resources/updated',
+      params: { uri, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
+    });
+    controller.abort();
+  });
+});
