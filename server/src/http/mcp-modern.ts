@@ -128,6 +128,20 @@ export async function answerModern(
   if (!known) return fail(400, null, -32600, 'Invalid Request: id must be a string or a number');
   if (body.params !== undefined && (typeof body.params !== 'object' || Array.isArray(body.params)))
     return fail(400, body.id, -32602, 'Invalid params: params must be an object');
+  const declared = body.params?._meta;
+  if (
+    !declared ||
+    typeof declared !== 'object' ||
+    typeof declared[META.protocolVersion] !== 'string' ||
+    typeof declared[META.clientCapabilities] !== 'object' ||
+    declared[META.clientCapabilities] === null
+  )
+    return fail(
+      400,
+      body.id,
+      -32602,
+      `Invalid params: _meta must carry ${META.protocolVersion} and ${META.clientCapabilities}`,
+    );
   const mismatch = headerMismatch(request, body);
   if (mismatch) return fail(400, body.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
 

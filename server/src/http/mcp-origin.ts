@@ -1,10 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Env } from '../env';
+import { type Env, isLoopbackHost } from '../env';
 
 /** The origins a browser page may call /mcp from: the service's own, and MCP_ALLOWED_ORIGINS. */
 export function allowedOrigins(env: Env): ReadonlySet<string> {
   const own = [env.APP_URL, env.RESOURCE_URL, env.ISSUER_URL].map((url) => new URL(url).origin);
   return new Set([...own, ...env.MCP_ALLOWED_ORIGINS]);
+}
+
+/**
+ * A page on this machine calling the service on this machine: the request was addressed to a
+ * loopback name (its Host) and comes from a loopback origin. A rebinding page keeps its own name
+ * in both headers, and a service addressed by its public name never takes a loopback origin.
+ */
+function localToLocal(origin: string, host: string | undefined): boolean {
+  const from = URL.parse(origin);
+  const to = host ? URL.parse(`http://${host}`) : null;
+  return from !== null && to !== null && isLoopbackHost(from.hostname) && isLoopbackHost(to.hostname);
 }
 
 /**
@@ -14,7 +25,8 @@ export function allowedOrigins(env: Env): ReadonlySet<string> {
 export function refuseForeignOrigin(allowed: ReadonlySet<string>) {
   return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const origin = request.headers.origin;
-    if (origin === undefined || allowed.has(origin)) return done();
+    if (origin === undefined || allowed.has(origin) || localToLocal(origin, request.headers.host))
+      return done();
     reply.code(403).send({
       jsonrpc: '2.0',
       id: null,

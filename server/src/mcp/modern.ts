@@ -171,6 +171,8 @@ export const MODERN_METHODS: Record<string, Method> = {
   'tools/list': async (ctx) => cacheable(toolList(MODERN_REVISION, ctx.names)),
   'tools/call': callTool,
   'resources/list': async () => cacheable({ resources: [] }),
+  // No prompts: an empty list, so a client that asks anyway can cache that.
+  'prompts/list': async () => cacheable({ prompts: [] }),
   'resources/templates/list': async (ctx) =>
     cacheable({
       resourceTemplates: [

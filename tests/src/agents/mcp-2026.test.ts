@@ -192,6 +192,14 @@ describe('POST /mcp at 2026-07-28', () => {
       { headers: { 'mcp-protocol-version': '2025-11-25' } },
     );
     expect(otherVersion.body).toMatchObject({ error: { code: -32020 } });
+    const noMeta = await rpc(
+      key.token,
+      'tools/list',
+      {},
+      { meta: { 'io.modelcontextprotocol/clientCapabilities': null } },
+    );
+    expect(noMeta.status).toBe(400);
+    expect(noMeta.body).toMatchObject({ id: 1, error: { code: -32602 } });
     const ping = await rpc(key.token, 'ping');
     expect(ping.status).toBe(404);
     expect(ping.body).toMatchObject({ id: 1, error: { code: -32601 } });
@@ -327,7 +335,10 @@ describe('subscriptions/listen at 2026-07-28', () => {
         id: 'listen-1',
         method: 'subscriptions/listen',
         params: {
-          _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': REVISION,
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
           notifications: { resourceSubscriptions: [uri, theirUri] },
         },
       }),

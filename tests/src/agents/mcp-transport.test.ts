@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, MCP_ACCEPT, startTestServer, type TestServer } from '../harness';
 
@@ -31,6 +32,33 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
 }
 
 const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
+
+/** POST /mcp with a Host header of one's choosing (fetch sets its own). */
+function rawPost(headers: { host: string; origin: string }) {
+  const { port } = new URL(server.resource.baseUrl);
+  return new Promise<{ status: number }>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          ...headers,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(ping));
+  });
+}
 const initialize = {
   jsonrpc: '2.0',
   id: 'init-1',
@@ -47,12 +75,24 @@ describe('POST /mcp: Origin', () => {
     }
     const anonymous = await fetch(`${server.resource.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, origin: 'http://127.0.0.1:9' },
+      headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, origin: 'https://evil.example' },
       body: JSON.stringify(ping),
     });
     expect(anonymous.status).toBe(403);
     const stream = await fetch(`${server.resource.baseUrl}/mcp`, { headers: { origin: 'null' } });
     expect(stream.status).toBe(403);
+  });
+
+  it('accepts a loopback page calling the service by a loopback name, not by another name', async () => {
+    const local = await rawPost({ host: '127.0.0.1', origin: 'http://localhost:8123' });
+    expect(local.status).toBe(200);
+    expect(await rawPost({ host: 'beckon.example.com', origin: 'http://localhost:8123' })).toMatchObject({
+      status: 403,
+    });
+    // DNS rebinding: the attacker's name in both headers, the service's address underneath.
+    expect(await rawPost({ host: 'evil.example.com', origin: 'http://evil.example.com' })).toMatchObject({
+      status: 403,
+    });
   });
 
   it("accepts no Origin, the service's own origins and the configured ones", async () => {
