@@ -47,6 +47,7 @@ const INSTRUCTIONS =
 export const MODERN_CAPABILITIES = {
   tools: { listChanged: false },
   resources: { subscribe: true, listChanged: false },
+  prompts: { listChanged: false },
   extensions: { [TASKS_EXTENSION]: {} },
 };
 
@@ -136,14 +137,15 @@ const ITEM_URI = /\/items\/([0-9a-f-]{36})$/i;
 async function readResource(ctx: RpcContext, params: Record<string, unknown>) {
   const uri = String(params.uri ?? '');
   const id = uri.startsWith(`${ctx.deps.env.APP_URL}/items/`) ? ITEM_URI.exec(uri)?.[1] : undefined;
-  if (!id) throw invalidParams(`resource not found: ${uri}`);
+  const notFound = () => new RpcError(-32602, `resource not found: ${uri}`, { uri });
+  if (!id) throw notFound();
   mayRead(ctx);
   try {
     const item = await callerOf(ctx).items.get({ id });
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(item) }] };
   } catch (error) {
     const appError = toAppError(error);
-    if (appError.status === 404) throw invalidParams(`resource not found: ${uri}`);
+    if (appError.status === 404) throw notFound();
     throw RpcError.from(appError);
   }
 }
@@ -171,7 +173,7 @@ export const MODERN_METHODS: Record<string, Method> = {
   'tools/list': async (ctx) => cacheable(toolList(MODERN_REVISION, ctx.names)),
   'tools/call': callTool,
   'resources/list': async () => cacheable({ resources: [] }),
-  // No prompts: an empty list, so a client that asks anyway can cache that.
+  // No prompts (declared, so clients that list them get an empty, cacheable list).
   'prompts/list': async () => cacheable({ prompts: [] }),
   'resources/templates/list': async (ctx) =>
     cacheable({
