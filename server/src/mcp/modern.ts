@@ -1,4 +1,5 @@
 import { AppError, fieldsFromZod, toAppError } from '../errors';
+import { askInChat, continueAsk } from './ask-requester';
 import {
   callerOf,
   type Item,
@@ -70,20 +71,33 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
   if (!parsed.success) return invalidArguments(AppError.invalid(fieldsFromZod(parsed.error.issues)));
   const key = tool.creates ? (args.idempotency_key as string | undefined) : undefined;
   const caller = callerOf(ctx, key ?? null);
+  /** An open item: a task for a client of the tasks extension, else the item with a note. */
+  const settle = async (item: Item, note?: string) => {
+    if (ctx.modern?.tasks) {
+      const task = await createTask(ctx.deps, ctx.identity, item.id, tool.name, undefined);
+      return { ...modernTask(task), resultType: 'task' };
+    }
+    return toolResult(ctx, item, note);
+  };
   try {
+    // The retry of a question asked in the chat: the item exists already.
+    if (tool.name === 'service.ask' && params.requestState !== undefined)
+      return await continueAsk(ctx, params, settle);
     const result = await tool.call(caller, args as never);
     if (!tool.waits) return toolResult(ctx, result);
     const item = result as Item;
     if (item.status !== 'open') return toolResult(ctx, result);
+    if (args.ask_requester === true) {
+      const asked = await askInChat(ctx, item);
+      if (asked) return asked;
+    }
     const wait = (args.wait_seconds as number | undefined) ?? 0;
     if (wait > 0 && (await waitReporting(ctx, item.id, wait * 1000)))
       return toolResult(ctx, await caller.items.get({ id: item.id }));
-    if (ctx.modern?.tasks && (tool.creates || wait > 0)) {
-      const task = await createTask(ctx.deps, ctx.identity, item.id, tool.name, undefined);
-      return { ...modernTask(task), resultType: 'task' };
-    }
-    return toolResult(ctx, result, wait > 0 ? stillOpen(ctx, item.id) : undefined);
+    if (tool.creates || wait > 0) return await settle(item, wait > 0 ? stillOpen(ctx, item.id) : undefined);
+    return toolResult(ctx, result);
   } catch (error) {
+    if (error instanceof RpcError) throw error;
     const appError = toAppError(error);
     if (refusedArguments(appError)) return invalidArguments(appError);
     throw RpcError.from(appError);

@@ -50,6 +50,8 @@ async function agentAccount() {
 type Options = {
   server?: TestServer;
   tasks?: boolean;
+  /** The client's elicitation capability (form, url or both). */
+  elicitation?: Record<string, unknown>;
   headers?: Record<string, string>;
   meta?: Record<string, unknown>;
   path?: string;
@@ -85,7 +87,10 @@ async function rpc(
         _meta: {
           'io.modelcontextprotocol/protocolVersion': REVISION,
           'io.modelcontextprotocol/clientInfo': { name: 'beckon-test', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': options.tasks ? { extensions: { [TASKS]: {} } } : {},
+          'io.modelcontextprotocol/clientCapabilities': {
+            ...(options.tasks ? { extensions: { [TASKS]: {} } } : {}),
+            ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+          },
           ...options.meta,
         },
       },
@@ -377,5 +382,133 @@ describe('subscriptions/listen at 2026-07-28', () => {
       params: { uri, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
     });
     controller.abort();
+  });
+});
+
+describe('asking the requester in the chat at 2026-07-28', () => {
+  const CHOICE = {
+    id: 'deploy',
+    fields: [
+      { id: 'ok', type: 'yesno', label: 'Ship it?', required: true },
+      { id: 'env', type: 'select', label: 'Where', options: [{ value: 'prod', label: 'Production' }] },
+      { id: 'note', type: 'textarea', label: 'Note', max_length: 200 },
+    ],
+  };
+  const ask = { name: 'service_ask', arguments: { title: 'Deploy?', form: CHOICE, ask_requester: true } };
+
+  it('asks by form elicitation; the retry answers the item as the requester via mcp', async () => {
+    const { key, user, person } = await agentAccount();
+    const first = await rpc(key.token, 'tools/call', ask, { elicitation: { form: {} } });
+    const asked = first.body.result!;
+    expect(asked).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: {
+        answer: {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Deploy?',
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                ok: { type: 'boolean', title: 'Ship it?' },
+                env: { type: 'string', oneOf: [{ const: 'prod', title: 'Production' }] },
+                note: { type: 'string', maxLength: 200 },
+              },
+              required: ['ok'],
+            },
+          },
+        },
+      },
+      requestState: expect.any(String),
+    });
+    // The item exists already: anyone it was sent to could answer it elsewhere.
+    const listed = await person.get<{ items: Item[] }>('/api/items?status=open');
+    expect(listed.body.items).toHaveLength(1);
+
+    // A retry without the response is asked again; a forged state is refused.
+    const again = await rpc(
+      key.token,
+      'tools/call',
+      { ...ask, requestState: asked.requestState },
+      {
+        elicitation: { form: {} },
+      },
+    );
+    expect(again.body.result).toMatchObject({
+      resultType: 'input_required',
+      requestState: asked.requestState,
+    });
+    const forged = await rpc(
+      key.token,
+      'tools/call',
+      { ...ask, requestState: `${String(asked.requestState).slice(0, -2)}xx` },
+      { elicitation: { form: {} } },
+    );
+    expect(forged.body.error).toMatchObject({ code: -32602 });
+
+    // An answer the form refuses leaves the item open, with the field messages.
+    const wrong = await rpc(
+      key.token,
+      'tools/call',
+      {
+        ...ask,
+        requestState: asked.requestState,
+        inputResponses: { answer: { action: 'accept', content: { env: 'mars' } } },
+      },
+      { elicitation: { form: {} } },
+    );
+    expect(wrong.body.result).toMatchObject({ isError: true });
+
+    const answered = await rpc(
+      key.token,
+      'tools/call',
+      {
+        ...ask,
+        requestState: asked.requestState,
+        inputResponses: { answer: { action: 'accept', content: { ok: true, env: 'prod' } } },
+      },
+      { elicitation: { form: {} } },
+    );
+    const item = itemOf(answered.body.result!) as Item & { answered_via: string; answered_by: unknown };
+    expect(item).toMatchObject({
+      status: 'answered',
+      response: { ok: true, env: 'prod' },
+      answered_via: 'mcp',
+      answered_by: { type: 'user', id: user.id },
+    });
+    expect(listed.body.items[0]!.id).toBe(item.id);
+  });
+
+  it('asks by URL when the client has only URL elicitation; a decline makes it a task', async () => {
+    const { key } = await agentAccount();
+    const first = await rpc(key.token, 'tools/call', ask, { elicitation: { url: {} }, tasks: true });
+    const params = (first.body.result?.inputRequests as Record<string, { params: Record<string, unknown> }>)
+      .answer!.params;
+    expect(params).toMatchObject({ mode: 'url', url: expect.stringMatching(/\/items\/[0-9a-f-]{36}$/) });
+    const declined = await rpc(
+      key.token,
+      'tools/call',
+      {
+        ...ask,
+        requestState: first.body.result!.requestState,
+        inputResponses: { answer: { action: 'decline' } },
+      },
+      { elicitation: { url: {} }, tasks: true },
+    );
+    expect(declined.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+  });
+
+  it('without elicitation, or without ask_requester, the call goes on as any other', async () => {
+    const { key } = await agentAccount();
+    const plain = await rpc(key.token, 'tools/call', ask);
+    expect(itemOf(plain.body.result!).status).toBe('open');
+    const notAsked = await rpc(
+      key.token,
+      'tools/call',
+      { name: 'service_ask', arguments: { title: 'Q', form: CHOICE } },
+      { elicitation: { form: {} } },
+    );
+    expect(notAsked.body.result).toMatchObject({ resultType: 'complete' });
   });
 });
