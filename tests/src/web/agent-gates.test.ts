@@ -34,6 +34,7 @@ describe('the gates in the dashboard', () => {
       ['OpenAI Agents', /askForApprovals\(result\.state, \{ beckon \}\)/],
       ['LangGraph', /approvalInterrupt\('drop_table'/],
       ['Claude Agent', /beckonCanUseTool\(\{ beckon, policy/],
+      ['Python', /from beckon import Beckon/],
     ];
     for (const [tab, code] of expected) {
       await page.getByRole('tab', { name: tab, exact: true }).click();
