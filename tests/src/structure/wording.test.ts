@@ -46,6 +46,11 @@ const historyIn = (line: string) => WORK_HISTORY.some((pattern) => pattern.test(
 /** Paths a file names (`docs/api.md`, a source file under a package's `src/`), which must exist. */
 const NAMED_PATH =
   /(?<![\w./@-])((?:server|contracts|web|sdk|db|mcp|tests)\/src\/[\w./-]*[\w-]\.(?:tsx?|mjs|json|sql)|(?:docs|bench|scripts)\/[\w./-]*[\w-]\.(?:md|ts|mjs))\b/g;
+/** A path with a folder in a comment or a doc (`modules/items/create-item.ts`): a file's path ends so. */
+const PARTIAL_PATH = /(?<![\w./@-])((?:[\w.-]+\/)+[\w.-]+\.(?:tsx?|mjs|md|sql|py))\b/g;
+/** Build output and installed packages, which a checkout does not hold. */
+const BUILT = /(?:^|\/)(?:dist|\.generated|node_modules)\//;
+const isProse = (file: string, line: string) => file.endsWith('.md') || /^\s*(?:\/\/|\/?\*|#)/.test(line);
 
 describe('the wording of the repository', () => {
   it('tells work history apart from product words', () => {
@@ -81,13 +86,21 @@ describe('the wording of the repository', () => {
     // From the root, or from a package's folder (docs draw each package's tree from its folder).
     const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
     const bases = [root, ...folders.map((entry) => path.join(root, entry.name))];
-    const missing = texts().flatMap(({ file, lines }) =>
-      lines.flatMap((line, i) =>
-        [...line.matchAll(NAMED_PATH)]
-          .map((match) => match[1] as string)
-          .filter((named) => !bases.some((base) => existsSync(path.join(base, named))))
-          .map((named) => `${file}:${i + 1}: ${named}`),
-      ),
+    const all = texts();
+    const files = repositoryFiles().map((file) => `/${file}`);
+    const exists = (file: string, named: string) =>
+      [...bases, path.join(root, path.dirname(file))].some((base) => existsSync(path.join(base, named))) ||
+      files.some((known) => known.endsWith(`/${named.replace(/^\.\//, '')}`));
+    const missing = all.flatMap(({ file, lines }) =>
+      lines.flatMap((line, i) => {
+        const named = [...line.matchAll(NAMED_PATH)].map((match) => match[1] as string);
+        const partial = isProse(file, line)
+          ? [...line.matchAll(PARTIAL_PATH)].map((match) => match[1] as string)
+          : [];
+        return [...new Set([...named, ...partial])]
+          .filter((ref) => !BUILT.test(ref) && !exists(file, ref))
+          .map((ref) => `${file}:${i + 1}: ${ref}`);
+      }),
     );
     expect(missing).toEqual([]);
   });
