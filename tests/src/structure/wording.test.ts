@@ -46,11 +46,11 @@ const historyIn = (line: string) => WORK_HISTORY.some((pattern) => pattern.test(
 /** Paths a file names (`docs/api.md`, a source file under a package's `src/`), which must exist. */
 const NAMED_PATH =
   /(?<![\w./@-])((?:server|contracts|web|sdk|db|mcp|tests)\/src\/[\w./-]*[\w-]\.(?:tsx?|mjs|json|sql)|(?:docs|bench|scripts)\/[\w./-]*[\w-]\.(?:md|ts|mjs))\b/g;
-/** A path with a folder in a comment or a doc (`modules/items/create-item.ts`): a file's path ends so. */
+/** A path with a folder in a comment (//, *, #, --) or a doc (`modules/items/create-item.ts`): a file's path ends so. */
 const PARTIAL_PATH = /(?<![\w./@-])((?:[\w.-]+\/)+[\w.-]+\.(?:tsx?|mjs|md|sql|py))\b/g;
 /** Build output and installed packages, which a checkout does not hold. */
 const BUILT = /(?:^|\/)(?:dist|\.generated|node_modules)\//;
-const isProse = (file: string, line: string) => file.endsWith('.md') || /^\s*(?:\/\/|\/?\*|#)/.test(line);
+const isProse = (file: string, line: string) => file.endsWith('.md') || /^\s*(?:\/\/|\/?\*|#|--)/.test(line);
 
 describe('the wording of the repository', () => {
   it('tells work history apart from product words', () => {
