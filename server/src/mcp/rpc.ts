@@ -52,7 +52,14 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export type Item = { id: string; title: string; status: string };
 
 export const callerOf = (ctx: RpcContext, idempotencyKey: string | null = null) =>
-  createCaller({ deps: ctx.deps, token: null, identity: ctx.identity, idempotencyKey, responseHeaders: {} });
+  createCaller({
+    deps: ctx.deps,
+    token: null,
+    identity: ctx.identity,
+    idempotencyKey,
+    responseHeaders: {},
+    ...(ctx.modern?.trace ? { trace: ctx.modern.trace } : {}),
+  });
 
 /** A link to the dashboard page of each item a result holds (an item, or a list's items). */
 function itemLinks(deps: Deps, result: unknown) {

@@ -4,6 +4,7 @@ import {
   createTestDatabase,
   Factories,
   MCP_ACCEPT,
+  startReceiver,
   startTestServer,
   type TestDatabase,
   type TestServer,
@@ -483,7 +484,7 @@ describe('asking the requester in the chat at 2026-07-28', () => {
   it('asks by URL when the client has only URL elicitation; a decline makes it a task', async () => {
     const { key } = await agentAccount();
     const first = await rpc(key.token, 'tools/call', ask, { elicitation: { url: {} }, tasks: true });
-    const params = (first.body.result?.inputRequests as Record<string, { params: Record<string, unknown> }>)
+    const params = (first.body.result!.inputRequests as Record<string, { params: Record<string, unknown> }>)
       .answer!.params;
     expect(params).toMatchObject({ mode: 'url', url: expect.stringMatching(/\/items\/[0-9a-f-]{36}$/) });
     const declined = await rpc(
@@ -510,5 +511,39 @@ describe('asking the requester in the chat at 2026-07-28', () => {
       { elicitation: { form: {} } },
     );
     expect(notAsked.body.result).toMatchObject({ resultType: 'complete' });
+  });
+});
+
+describe('trace context at 2026-07-28', () => {
+  it('travels from _meta to the callbacks of the item the call created', async () => {
+    const { key, person } = await agentAccount();
+    const hook = await startReceiver();
+    try {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const asked = await rpc(
+        key.token,
+        'tools/call',
+        { name: 'service_ask', arguments: { title: 'Traced', form: FORM, callback_url: `${hook.url}/cb` } },
+        { meta: { traceparent, tracestate: 'vendor=1' } },
+      );
+      const item = itemOf(asked.body.result!);
+      await person.post(`/api/items/${item.id}/answer`, { values: { ok: true } });
+      const [callback] = await hook.waitFor(1);
+      expect(callback!.headers).toMatchObject({ traceparent, tracestate: 'vendor=1' });
+      expect(JSON.parse(callback!.body)).toMatchObject({ item_id: item.id });
+
+      // Without trace context (or with a malformed one), no such header.
+      const plain = await rpc(
+        key.token,
+        'tools/call',
+        { name: 'service_ask', arguments: { title: 'Untraced', form: FORM, callback_url: `${hook.url}/cb` } },
+        { meta: { traceparent: 'not-a-trace' } },
+      );
+      await person.post(`/api/items/${itemOf(plain.body.result!).id}/answer`, { values: { ok: false } });
+      const [, second] = await hook.waitFor(2);
+      expect(second!.headers.traceparent).toBeUndefined();
+    } finally {
+      await hook.close();
+    }
   });
 });
