@@ -500,6 +500,24 @@ describe('asking the requester in the chat at 2026-07-28', () => {
     expect(declined.body.result).toMatchObject({ resultType: 'task', status: 'working' });
   });
 
+  it('an item collecting approvals does not count an answer relayed by the agent', async () => {
+    const { key } = await agentAccount();
+    const approvals = { ...ask, arguments: { ...ask.arguments, approvals: { required: 1 } } };
+    const first = await rpc(key.token, 'tools/call', approvals, { elicitation: { form: {} } });
+    const relayed = await rpc(
+      key.token,
+      'tools/call',
+      {
+        ...approvals,
+        requestState: first.body.result!.requestState,
+        inputResponses: { answer: { action: 'accept', content: { ok: true } } },
+      },
+      { elicitation: { form: {} } },
+    );
+    expect(itemOf(relayed.body.result!)).toMatchObject({ status: 'open', response: null });
+    expect((relayed.body.result!.content as Array<{ text: string }>)[1]!.text).toContain('not counted');
+  });
+
   it('without elicitation, or without ask_requester, the call goes on as any other', async () => {
     const { key } = await agentAccount();
     const plain = await rpc(key.token, 'tools/call', ask);
