@@ -31,7 +31,7 @@ type Entry = {
 
 /**
  * The payload as sent to one person: an open item whose form a notification can answer gets its
- * choices as actions and a token signed for that person (push-answer.ts).
+ * choices as actions and a token signed for that person (push-token.ts).
  */
 async function personalPayload(deps: Deps, entry: Entry): Promise<PushPayload> {
   const payload = { ...entry.payload, url: new URL(entry.payload.url, deps.env.APP_URL).href };
