@@ -10,6 +10,7 @@ export type IdentitySource =
   | 'inbound_webhook'
   | 'email_link'
   | 'slack_link'
+  | 'push_link'
   | 'mcp_elicitation';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */
