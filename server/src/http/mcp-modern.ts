@@ -2,8 +2,17 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
-import { discover, HEADER_MISMATCH, META, MODERN_METHODS, SERVER_INFO, TASKS_EXTENSION } from '../mcp/modern';
+import {
+  discover,
+  HEADER_MISMATCH,
+  META,
+  MISSING_CLIENT_CAPABILITY,
+  MODERN_METHODS,
+  SERVER_INFO,
+  TASKS_EXTENSION,
+} from '../mcp/modern';
 import { callerOf, mayRead, type RpcContext, RpcError } from '../mcp/rpc';
+import { findTask } from '../mcp/task-store';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import type { StreamEvent } from '../realtime/event-hub';
 
@@ -190,7 +199,26 @@ async function listen(ctx: RpcContext, body: Body, reply: FastifyReply, shutdown
     return reply
       .code(503)
       .send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'event stream unavailable' } });
-  const filter = (body.params?.notifications ?? {}) as { resourceSubscriptions?: unknown };
+  const filter = (body.params?.notifications ?? {}) as { resourceSubscriptions?: unknown; taskIds?: unknown };
+  const taskIds = Array.isArray(filter.taskIds)
+    ? filter.taskIds.filter((taskId): taskId is string => typeof taskId === 'string')
+    : [];
+  if (taskIds.length > 0 && !ctx.modern?.tasks)
+    return reply.code(400).send({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: MISSING_CLIENT_CAPABILITY,
+        message: 'Missing required client capability',
+        data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      },
+    });
+  // The caller's own tasks only (another's is left out of the acknowledgement), by their item.
+  const tasks = new Map<string, string>();
+  for (const taskId of taskIds) {
+    const row = await findTask(deps, identity, taskId);
+    if (row) tasks.set(row.item_id, row.id);
+  }
   const requested = Array.isArray(filter.resourceSubscriptions)
     ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string')
     : [];
@@ -222,11 +250,27 @@ async function listen(ctx: RpcContext, body: Body, reply: FastifyReply, shutdown
   sse(res, {
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
-    params: { _meta: subscription, notifications: { resourceSubscriptions: accepted } },
+    params: {
+      _meta: subscription,
+      notifications: {
+        resourceSubscriptions: accepted,
+        ...(taskIds.length > 0 ? { taskIds: [...tasks.values()] } : {}),
+      },
+    },
   });
+  /** `notifications/tasks`: the task as tasks/get shows it now (its result once completed). */
+  const taskChanged = async (taskId: string) => {
+    const { resultType: _complete, ...task } = (await MODERN_METHODS['tasks/get']?.(ctx, {
+      taskId,
+    })) as Record<string, unknown>;
+    if (!closed)
+      sse(res, { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: subscription } });
+  };
   const ownOnly = identity.agentId !== null && identity.agentId !== undefined;
   const deliver = (event: StreamEvent) => {
     if (!event.item_id) return;
+    const taskId = tasks.get(event.item_id);
+    if (taskId) void taskChanged(taskId).catch(() => {});
     const own = !ownOnly || event.agent_id === identity.agentId;
     const uri = items.get(event.item_id) ?? (followsAll && own ? `${all}/${event.item_id}` : undefined);
     if (!uri) return;

@@ -565,3 +565,98 @@ describe('trace context at 2026-07-28', () => {
     }
   });
 });
+
+describe('task notifications at 2026-07-28', () => {
+  /** subscriptions/listen with `notifications`, and a reader of its messages. */
+  async function listenTo(token: string, notifications: Record<string, unknown>, tasks: boolean) {
+    const controller = new AbortController();
+    const response = await fetch(`${second.resource.baseUrl}/mcp`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: MCP_ACCEPT,
+        'mcp-protocol-version': REVISION,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-tasks',
+        method: 'subscriptions/listen',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': REVISION,
+            'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS]: {} } } : {},
+          },
+          notifications,
+        },
+      }),
+    });
+    if (!response.headers.get('content-type')?.includes('text/event-stream'))
+      return { status: response.status, body: (await response.json()) as Answer, next: null, stop: () => {} };
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    const next = async (): Promise<{ method?: string; params?: Record<string, unknown> }> => {
+      while (true) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = frame.split('\n').find((line) => line.startsWith('data: '));
+          if (data) return JSON.parse(data.slice(6));
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += value;
+      }
+    };
+    return { status: response.status, body: null, next, stop: () => controller.abort() };
+  }
+
+  it('sends the task, its result included, when its question is answered', async () => {
+    const { key, otherAgent, person } = await agentAccount();
+    const asked = await rpc(
+      key.token,
+      'tools/call',
+      { name: 'service_ask', arguments: { title: 'Notify me', form: FORM } },
+      { tasks: true },
+    );
+    const taskId = asked.body.result!.taskId as string;
+    const theirs = await rpc(
+      otherAgent.token,
+      'tools/call',
+      { name: 'service_ask', arguments: { title: 'Not yours', form: FORM } },
+      { tasks: true },
+    );
+
+    const refused = await listenTo(key.token, { taskIds: [taskId] }, false);
+    expect(refused.status).toBe(400);
+    expect(refused.body?.error).toMatchObject({ code: -32021 });
+
+    const listening = await listenTo(key.token, { taskIds: [taskId, theirs.body.result!.taskId] }, true);
+    try {
+      expect(await listening.next!()).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [taskId] } },
+      });
+      const [row] = await database.sql<
+        { item_id: string }[]
+      >`select item_id from mcp_tasks where id = ${taskId}`;
+      await person.post(`/api/items/${row!.item_id}/answer`, { values: { ok: true } });
+      const notified = await listening.next!();
+      expect(notified).toMatchObject({
+        method: 'notifications/tasks',
+        params: {
+          taskId,
+          status: 'completed',
+          result: { structuredContent: { status: 'answered', response: { ok: true } } },
+          _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-tasks' },
+        },
+      });
+    } finally {
+      listening.stop();
+    }
+  });
+});
