@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { registerCanonicalPath } from './canonical-path';
 import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
@@ -50,6 +51,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     reply.raw.setHeader('x-content-type-options', 'nosniff');
     done();
   });
+  registerCanonicalPath(app);
   // While the database is known to be down every route but the operations ones answers 503 at
   // once, as the procedures do (database-watch.ts): streams, downloads, inbound webhooks too.
   const watch = deps.database;
