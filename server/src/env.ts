@@ -139,6 +139,16 @@ export const ZEnv = z
     RATE_LIMIT_VERIFY: rate.default({ limit: 120, windowSeconds: 900 }),
     RATE_LIMIT_TOKEN: rate.default({ limit: 300, windowSeconds: 900 }),
     RATE_LIMIT_REGISTER: rate.default({ limit: 20, windowSeconds: 3600 }),
+    /**
+     * What one connection may hold (docs/security.md): the time to send a request's headers and
+     * its whole body, a silent socket's life, kept-alive sockets, bodies in flight per address.
+     */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(72_000),
+    HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).default(1000),
+    HTTP_MAX_BODIES_PER_ADDRESS: z.coerce.number().int().min(1).default(32),
     /** How often each process adds its local API counts to the shared ones. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /** Where attachment files live: `local` (DATA_DIR/attachments) or `s3` (an S3-compatible bucket). */

@@ -1,13 +1,16 @@
+import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../auth/identity';
 import { resolveIdentity } from '../auth/resolve-identity';
 import { hashToken } from '../auth/tokens';
-import type { Deps } from '../deps';
+import { bearerChallenge, type Deps } from '../deps';
 import { AppError } from '../errors';
 import { addressSubject } from '../rate-limit/client-address';
 import { LocalFirstCounter } from '../rate-limit/local-counter';
 import { isLimited, policyOf, rateLimitedError } from '../rate-limit/policy';
+import { needsCredential } from '../trpc/procedures';
 import type {} from './request-state';
+import { answerBeforeBody } from './server-limits';
 import { sendInSurfaceShape, TRPC_MAX_BATCH, trpcCalls } from './surface-replies';
 
 type Surface = 'rest' | 'trpc' | 'mcp' | null;
@@ -61,17 +64,84 @@ const BATCHING_REVISIONS = new Set(['2024-10-07', '2024-11-05', '2025-03-26']);
  * JSON-RPC batch each message (rejectLimitedMcp): what is counted is what runs.
  * Counting is in memory, shared through PostgreSQL every RATE_LIMIT_SYNC_MS (LocalFirstCounter),
  * so the request path costs no round trip.
+ * The credential is resolved here, before the body is read: a request to a route that needs one
+ * (a procedure built on authedProcedure over REST, or every call of a tRPC batch; POST /mcp) without a valid one is answered 401 at
+ * once, and its socket closed, whether rate limiting is on or not.
  */
 export function registerApiRateLimit(
   app: FastifyInstance,
   deps: Deps,
+  router: AnyTRPCRouter,
   process: keyof typeof SCOPES = 'resource',
 ): void {
   app.decorateRequest('identity', undefined);
   app.decorateRequest('rateLimitError', null);
   app.decorateRequest('countMore', null);
-  if (!deps.env.RATE_LIMIT_ENABLED) return;
   const scope: Scope = SCOPES[process];
+  const protectedCalls = protectedProcedures(router);
+  const unauthorized = AppError.unauthorized(bearerChallenge(deps.env));
+  /** Whether every part of the request needs a credential (then none is a 401 before the body). */
+  const needsOne = (request: FastifyRequest, surface: Surface) => {
+    if (surface === 'trpc')
+      return trpcCalls(request.url, scope.trpcPrefix).every((p) => protectedCalls.has(p));
+    if (surface === 'mcp') return request.method === 'POST' && request.routeOptions.url === '/mcp';
+    return (request.routeOptions.config as { protect?: boolean } | undefined)?.protect === true;
+  };
+  /** True when the request was answered: a 401 before its body is read. */
+  const refuseAnonymous = (request: FastifyRequest, reply: FastifyReply, surface: Surface) => {
+    if (request.identity || reply.sent || !needsOne(request, surface)) return false;
+    if (surface === 'trpc')
+      sendInSurfaceShape(request, reply, unauthorized, { trpcPrefix: scope.trpcPrefix });
+    else answerBeforeBody(request, reply, unauthorized);
+    return true;
+  };
+  const limited = deps.env.RATE_LIMIT_ENABLED ? limiter(app, deps, scope) : null;
+
+  app.addHook('onRequest', (request, reply, done) => {
+    // The route the router chose (`/%61pi/me` is routed as `/api/me`), else the path as written.
+    const surface = scope.surfaceOf(request.routeOptions.url ?? request.url);
+    if (surface === null) return done();
+    const token = bearerToken(request.headers.authorization);
+    const counts = limited !== null && (token !== null || scope.anonymous);
+    const cached = token && deps.credentials ? deps.credentials.get(hashToken(token)) : null;
+    if (cached || !token) {
+      // Kept synchronous: a known credential (the common case), or none.
+      request.identity = cached ?? null;
+      const subject = cached ? `cred:${cached.credentialId}` : subjectWithout(request);
+      if (counts && limited(request, reply, surface, subject)) return;
+      if (!refuseAnonymous(request, reply, surface)) done();
+      return;
+    }
+    resolveIdentity(deps, token).then(
+      (identity) => {
+        request.identity = identity;
+        const subject = identity ? `cred:${identity.credentialId}` : subjectWithout(request);
+        if (counts && limited(request, reply, surface, subject)) return;
+        if (!refuseAnonymous(request, reply, surface)) done();
+      },
+      (error: Error) => done(error),
+    );
+  });
+}
+
+/** Procedures that need a bearer credential: those built on authedProcedure (needsCredential). */
+function protectedProcedures(router: AnyTRPCRouter): Set<string> {
+  const procedures = router._def.procedures as Record<string, AnyTRPCProcedure>;
+  return new Set(
+    Object.entries(procedures)
+      .filter(([, procedure]) => needsCredential(procedure))
+      .map(([path]) => path),
+  );
+}
+
+/** Who a request without a valid credential counts as: its inbound webhook token, else its address. */
+function subjectWithout(request: FastifyRequest): string {
+  const inbound = INBOUND.exec(request.url)?.[1];
+  return inbound ? `inbound:${hashToken(inbound)}` : addressSubject(request.ip);
+}
+
+/** The counter of the `api` policy; the function counts a request, true when it answered 429. */
+function limiter(app: FastifyInstance, deps: Deps, scope: Scope) {
   const counter = new LocalFirstCounter(deps.sql, policyOf(deps.env, 'api'), {
     syncMs: deps.env.RATE_LIMIT_SYNC_MS,
     now: () => deps.clock().getTime(),
@@ -83,8 +153,7 @@ export function registerApiRateLimit(
   const { limit, windowSeconds } = counter.policy;
   const policyField = `"api";q=${limit};w=${windowSeconds}`;
 
-  /** Counts the request; true when it was answered with a 429. */
-  const count = (request: FastifyRequest, reply: FastifyReply, surface: Surface, subject: string) => {
+  return (request: FastifyRequest, reply: FastifyReply, surface: Surface, subject: string) => {
     const now = deps.clock().getTime();
     // A batch past TRPC_MAX_BATCH runs no call (tRPC refuses it): it counts as one request.
     const batch = surface === 'trpc' ? trpcCalls(request.url, scope.trpcPrefix).length : 1;
@@ -106,44 +175,14 @@ export function registerApiRateLimit(
     }
     const error = rateLimitedError(verdict, now);
     // MCP's answer names the JSON-RPC request id, known once the body is read (rejectLimitedMcp).
-    if (surface === 'mcp' && request.method === 'POST') {
+    if (surface === 'mcp' && request.method === 'POST' && request.identity) {
       request.rateLimitError = error;
       return false;
     }
-    sendInSurfaceShape(request, reply, error, {
-      trpcPrefix: surface === 'trpc' ? scope.trpcPrefix : undefined,
-    });
+    if (surface === 'trpc') sendInSurfaceShape(request, reply, error, { trpcPrefix: scope.trpcPrefix });
+    else answerBeforeBody(request, reply, error);
     return true;
   };
-
-  app.addHook('onRequest', (request, reply, done) => {
-    // The route the router chose (`/%61pi/me` is routed as `/api/me`), else the path as written.
-    const surface = scope.surfaceOf(request.routeOptions.url ?? request.url);
-    if (surface === null) return done();
-    const token = bearerToken(request.headers.authorization);
-    if (!token && !scope.anonymous) return done();
-    const cached = token && deps.credentials ? deps.credentials.get(hashToken(token)) : null;
-    if (cached) {
-      // The common case, kept synchronous: a known credential.
-      request.identity = cached;
-      if (!count(request, reply, surface, `cred:${cached.credentialId}`)) done();
-      return;
-    }
-    const resolving = token ? resolveIdentity(deps, token) : Promise.resolve(null);
-    resolving.then(
-      (identity) => {
-        request.identity = identity;
-        const inbound = identity ? null : INBOUND.exec(request.url)?.[1];
-        const subject = identity
-          ? `cred:${identity.credentialId}`
-          : inbound
-            ? `inbound:${hashToken(inbound)}`
-            : addressSubject(request.ip);
-        if (!count(request, reply, surface, subject)) done();
-      },
-      (error: Error) => done(error),
-    );
-  });
 }
 
 /**

@@ -14,7 +14,7 @@ export async function buildAuthApp(deps: Deps): Promise<FastifyInstance> {
   const app = createBaseApp(deps, { name: 'auth' });
   // First: its hook applies to every route registered below.
   registerSignInRateLimits(app, deps);
-  registerApiRateLimit(app, deps, 'auth');
+  registerApiRateLimit(app, deps, authRouter, 'auth');
   const document = openApiDocument(authRouter, deps.env, 'auth');
   app.get('/auth/openapi.json', async () => document);
   await serveProcedures(app, deps, authRouter, { rest: '/auth', trpc: '/auth/trpc' });

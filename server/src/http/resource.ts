@@ -23,8 +23,9 @@ export async function buildResourceApp(
 ): Promise<FastifyInstance> {
   const document = openApiDocument(router, deps.env);
   const app = createBaseApp(deps, { name: 'resource' });
-  // First: its hook counts every request of /api, /trpc and /mcp before anything else runs.
-  registerApiRateLimit(app, deps);
+  // First: its hook counts every request of /api, /trpc and /mcp before anything else runs, and
+  // answers 401 before the body where a credential is needed and missing.
+  registerApiRateLimit(app, deps, router);
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
