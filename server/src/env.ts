@@ -149,6 +149,13 @@ export const ZEnv = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(72_000),
     HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).default(1000),
     HTTP_MAX_BODIES_PER_ADDRESS: z.coerce.number().int().min(1).default(32),
+    /**
+     * What callers may hold open in one resource process at once (docs/security.md): event
+     * streams, WebSockets and MCP calls that may wait, per credential, per user and in all.
+     */
+    HOLDS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
+    HOLDS_PER_USER: z.coerce.number().int().min(1).default(200),
+    HOLDS_PER_PROCESS: z.coerce.number().int().min(1).default(2000),
     /** How often each process adds its local API counts to the shared ones. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /** Where attachment files live: `local` (DATA_DIR/attachments) or `s3` (an S3-compatible bucket). */

@@ -6,16 +6,17 @@ import { z } from 'zod';
 import type { Identity } from '../auth/identity';
 import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
-import { isDatabaseUnavailable } from '../errors';
+import { AppError, isDatabaseUnavailable } from '../errors';
 import type { StreamEvent } from '../realtime/event-hub';
 import { MAX_UNREAD_BYTES, stillReads } from './agent-stream';
+import { HOLD_RETRY_AFTER_SECONDS, type Holds } from './holds';
 
 const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1).max(512) });
 
 /**
  * Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied,
- * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting) or the database cannot
- * be reached: reconnect later and refetch.
+ * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting), the database cannot
+ * be reached, or the caller holds as many streams as it may (holds.ts): reconnect later and refetch.
  */
 const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
 
@@ -32,13 +33,15 @@ const eventMessage = (event: StreamEvent) => ({
  * of the organization is pushed as `{type, id, created_at, item}`. Pings every
  * STREAM_HEARTBEAT_MS also re-check the credential, so a revoked session's socket closes.
  */
-export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds: Holds): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
   app.get('/api/ws', { websocket: true }, (socket) => {
     let unsubscribe: (() => void) | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     const authTimeout = setTimeout(() => socket.close(4401, 'no auth message'), 10_000);
+    let release: (() => void) | undefined;
     socket.on('close', () => {
+      release?.();
       clearTimeout(authTimeout);
       clearInterval(heartbeat);
       unsubscribe?.();
@@ -70,6 +73,12 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promi
       if (!deps.events) return socket.close(1011, 'event stream unavailable');
       // The socket may have closed while the token was being checked: subscribe only to an open one.
       if (socket.readyState !== socket.OPEN) return;
+      const held = holds.take(identity);
+      if (held instanceof AppError) {
+        send(socket, { type: 'error', ...held.body, retry_after: HOLD_RETRY_AFTER_SECONDS });
+        return socket.close(1013, 'too many open streams');
+      }
+      release = held;
       unsubscribe = deps.events.subscribe(identity.orgId, {
         event: (event) => {
           if (identity.itemsOfAgent && event.agent_id !== identity.itemsOfAgent) return;
