@@ -54,12 +54,32 @@ export async function listItems(deps: Deps, identity: Identity, input: ListItems
     conditions.push(sql`(i.pinned, i.id) < (${after.pinned}, ${after.id}::uuid)`);
   }
   const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
-  const rows = await sql<ItemRow[]>`
-    ${SELECT(sql)} where ${where} order by i.pinned desc, i.id desc limit ${input.limit + 1}`;
-  const page = rows.slice(0, input.limit);
-  const last = page[page.length - 1];
+  // First the candidates' sizes only, then the items that fit the byte budget: a page of large
+  // items ends early (with its cursor) rather than being read into memory whole.
+  const sizes = await sql<{ id: string; bytes: number }[]>`
+    select i.id, octet_length(i::text) as bytes from items i
+     where ${where} order by i.pinned desc, i.id desc limit ${input.limit + 1}`;
+  const ids = withinBudget(sizes.slice(0, input.limit), deps.env.LIST_PAGE_MAX_BYTES);
+  const rows =
+    ids.length === 0
+      ? []
+      : await sql<ItemRow[]>`
+          ${SELECT(sql)} where i.id = any(${ids}::uuid[]) order by i.pinned desc, i.id desc`;
+  const last = rows[rows.length - 1];
   return {
-    items: page.map(itemView),
-    next_cursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+    items: rows.map(itemView),
+    next_cursor: sizes.length > ids.length && last ? encodeCursor(last) : null,
   };
+}
+
+/** The first ids whose sizes add up to at most `budget` bytes (always the first one). */
+function withinBudget(sizes: readonly { id: string; bytes: number }[], budget: number): string[] {
+  const ids: string[] = [];
+  let total = 0;
+  for (const { id, bytes } of sizes) {
+    total += Number(bytes);
+    if (ids.length > 0 && total > budget) break;
+    ids.push(id);
+  }
+  return ids;
 }
