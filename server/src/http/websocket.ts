@@ -7,6 +7,7 @@ import type { Identity } from '../auth/identity';
 import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
 import { AppError, isDatabaseUnavailable } from '../errors';
+import { addressSubject } from '../rate-limit/client-address';
 import type { StreamEvent } from '../realtime/event-hub';
 import { MAX_UNREAD_BYTES, stillReads } from './agent-stream';
 import { HOLD_RETRY_AFTER_SECONDS, type Holds } from './holds';
@@ -35,12 +36,29 @@ const eventMessage = (event: StreamEvent) => ({
  */
 export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds: Holds): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
-  app.get('/api/ws', { websocket: true }, (socket) => {
+  // Sockets still waiting for their auth message, per client address: a client cannot hold
+  // more of them than it may have request bodies in flight.
+  const waiting = new Map<string, number>();
+  app.get('/api/ws', { websocket: true }, (socket, request) => {
+    const address = addressSubject(request.ip);
+    if ((waiting.get(address) ?? 0) >= deps.env.HTTP_MAX_BODIES_PER_ADDRESS) {
+      return socket.close(1013, 'too many sockets waiting for their auth message');
+    }
+    waiting.set(address, (waiting.get(address) ?? 0) + 1);
+    let authenticating = true;
+    const authenticated = () => {
+      if (!authenticating) return;
+      authenticating = false;
+      const left = (waiting.get(address) ?? 1) - 1;
+      if (left > 0) waiting.set(address, left);
+      else waiting.delete(address);
+    };
     let unsubscribe: (() => void) | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     const authTimeout = setTimeout(() => socket.close(4401, 'no auth message'), 10_000);
     let release: (() => void) | undefined;
     socket.on('close', () => {
+      authenticated();
       release?.();
       clearTimeout(authTimeout);
       clearInterval(heartbeat);
@@ -48,6 +66,7 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds:
     });
     socket.once('message', async (raw) => {
       clearTimeout(authTimeout);
+      authenticated();
       const message = ZAuthMessage.safeParse(parseJson(raw.toString()));
       if (!message.success) {
         send(socket, { type: 'error', error: 'the first message must be {"type":"auth","token":"..."}' });

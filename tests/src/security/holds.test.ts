@@ -9,7 +9,12 @@ const closers: (() => void)[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { HOLDS_PER_CREDENTIAL: '2', HOLDS_PER_USER: '3', HOLDS_PER_PROCESS: '4' },
+    env: {
+      HOLDS_PER_CREDENTIAL: '2',
+      HOLDS_PER_USER: '3',
+      HOLDS_PER_PROCESS: '4',
+      HTTP_MAX_BODIES_PER_ADDRESS: '3',
+    },
   });
   f = new Factories(server.database.db);
 });
@@ -26,8 +31,8 @@ async function stream(token: string) {
   return opened;
 }
 
-/** A WebSocket to /api/ws, signed in with `token`: how it answered and how it closed. */
-async function socket(token: string) {
+/** A WebSocket to /api/ws, open, not signed in yet: what it received and how it closed. */
+async function unsigned() {
   const ws = new WebSocket(`${server.resource.baseUrl.replace('http', 'ws')}/api/ws`);
   closers.push(() => ws.terminate());
   const messages: { type: string; error?: string; retry_after?: number }[] = [];
@@ -37,9 +42,15 @@ async function socket(token: string) {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
-  ws.send(JSON.stringify({ type: 'auth', token }));
-  await expect.poll(() => messages.length).toBeGreaterThan(0);
   return { ws, messages, closed };
+}
+
+/** A WebSocket to /api/ws, signed in with `token`. */
+async function socket(token: string) {
+  const opened = await unsigned();
+  opened.ws.send(JSON.stringify({ type: 'auth', token }));
+  await expect.poll(() => opened.messages.length).toBeGreaterThan(0);
+  return opened;
 }
 
 describe('streams and waiting calls are capped per credential, per user and per process', () => {
@@ -78,5 +89,17 @@ describe('streams and waiting calls are capped per credential, per user and per 
     expect(await refused.closed).toBe(1013);
     ws.ws.terminate();
     await expect.poll(async () => (await socket((await f.account()).token)).messages[0]?.type).toBe('ready');
+  });
+
+  it('lets one address hold only a few WebSockets that have not signed in yet', async () => {
+    const waiting = [await unsigned(), await unsigned(), await unsigned()];
+    const fourth = await unsigned();
+    expect(await fourth.closed).toBe(1013);
+    // One signs in: its place is free again.
+    waiting[0]!.ws.send(JSON.stringify({ type: 'auth', token: 'not-a-token' }));
+    expect(await waiting[0]!.closed).toBe(4401);
+    const next = await unsigned();
+    expect(next.ws.readyState).toBe(WebSocket.OPEN);
+    for (const w of [...waiting, next]) w.ws.terminate();
   });
 });
