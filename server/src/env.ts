@@ -157,7 +157,7 @@ export const ZEnv = z
     HOLDS_PER_USER: z.coerce.number().int().min(1).default(200),
     HOLDS_PER_PROCESS: z.coerce.number().int().min(1).default(2000),
     /** A list page ends early, with its cursor, once its items come to this many bytes. */
-    LIST_PAGE_MAX_BYTES: z.coerce.number().int().min(65_536).default(2 * 1024 * 1024),
+    LIST_PAGE_MAX_BYTES: z.coerce.number().int().min(65_536).default(2_097_152),
     /** How often each process adds its local API counts to the shared ones. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /** Where attachment files live: `local` (DATA_DIR/attachments) or `s3` (an S3-compatible bucket). */
