@@ -145,7 +145,7 @@ export const ZEnv = z
      */
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
-    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(0),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(72_000),
     HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).default(1000),
     HTTP_MAX_BODIES_PER_ADDRESS: z.coerce.number().int().min(1).default(32),

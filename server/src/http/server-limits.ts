@@ -17,9 +17,9 @@ export type ServerLimits = Pick<
 
 /**
  * Fastify's connection options from the settings: a request (headers and body) must arrive
- * within HTTP_REQUEST_TIMEOUT_MS, a socket silent for HTTP_IDLE_TIMEOUT_MS is closed (streams
- * send heartbeats well within it, and the longest wait is 50 s), a kept-alive socket is closed
- * after HTTP_KEEP_ALIVE_TIMEOUT_MS without a request or after HTTP_MAX_REQUESTS_PER_SOCKET.
+ * within HTTP_REQUEST_TIMEOUT_MS, a kept-alive socket is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS
+ * without a request or after HTTP_MAX_REQUESTS_PER_SOCKET, and, when HTTP_IDLE_TIMEOUT_MS is set,
+ * a socket silent that long is closed (off by default: `tasks/result` may wait an hour in silence).
  */
 export const serverOptions = (limits: ServerLimits) =>
   ({
