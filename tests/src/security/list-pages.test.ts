@@ -1,3 +1,4 @@
+import { recordAudit } from '@beckon/server/modules/audit/audit.service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
 
@@ -49,5 +50,35 @@ describe('list pages are bounded in bytes (LIST_PAGE_MAX_BYTES)', () => {
     const page = await smallApi.get<Page>('/api/items?limit=3');
     expect(page.body.items).toHaveLength(3);
     expect(page.body.next_cursor).toBeNull();
+  });
+
+  it('ends an audit log page early too', async () => {
+    const { token, org, user } = await f.account();
+    for (let i = 0; i < 6; i++) {
+      await recordAudit(server.database.sql, {
+        orgId: org.id,
+        action: 'setting.update',
+        actor: { type: 'user', id: user.id },
+        data: { key: `k${i}`, note: 'x'.repeat(30_000) },
+      });
+    }
+    const api = server.resource.as(token);
+    const first = await api.get<{ entries: { id: string }[]; next_cursor: string | null }>(
+      '/api/audit?limit=6',
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.entries.length).toBeGreaterThan(0);
+    expect(first.body.entries.length).toBeLessThan(6);
+    expect(first.body.next_cursor).not.toBeNull();
+    const seen = first.body.entries.map((e) => e.id);
+    let cursor = first.body.next_cursor;
+    while (cursor) {
+      const page = await api.get<{ entries: { id: string }[]; next_cursor: string | null }>(
+        `/api/audit?limit=6&cursor=${cursor}`,
+      );
+      seen.push(...page.body.entries.map((e) => e.id));
+      cursor = page.body.next_cursor;
+    }
+    expect(new Set(seen).size).toBe(6);
   });
 });

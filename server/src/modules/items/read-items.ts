@@ -3,6 +3,7 @@ import { actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { keysOfCaller } from '../assignment/assignees';
+import { withinBudget } from '../paging';
 import { findItem, inScope, SELECT } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 
@@ -70,16 +71,4 @@ export async function listItems(deps: Deps, identity: Identity, input: ListItems
     items: rows.map(itemView),
     next_cursor: sizes.length > ids.length && last ? encodeCursor(last) : null,
   };
-}
-
-/** The first ids whose sizes add up to at most `budget` bytes (always the first one). */
-function withinBudget(sizes: readonly { id: string; bytes: number }[], budget: number): string[] {
-  const ids: string[] = [];
-  let total = 0;
-  for (const { id, bytes } of sizes) {
-    total += Number(bytes);
-    if (ids.length > 0 && total > budget) break;
-    ids.push(id);
-  }
-  return ids;
 }
