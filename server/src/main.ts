@@ -34,7 +34,12 @@ async function main() {
         new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))),
     );
     for (const child of children.values()) child.kill('SIGTERM');
+    // Each child exits within SHUTDOWN_TIMEOUT_MS by itself; one that does not is killed.
+    const kill = setTimeout(() => {
+      for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
+    }, env.SHUTDOWN_TIMEOUT_MS + 2000);
     await Promise.all(exits);
+    clearTimeout(kill);
     await database.close();
     log.info('stopped');
     process.exit(code);

@@ -19,6 +19,8 @@ export type OutboundOptions = {
   allowPrivate: boolean;
   /** For the whole exchange: connection, headers and body. */
   timeoutMs?: number;
+  /** Aborts the exchange (the worker is stopping); the result's error is then `aborted`. */
+  signal?: AbortSignal;
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -131,7 +133,7 @@ export async function postJson(
       dispatcher: options.allowPrivate ? agents.any : agents.publicOnly,
       headers: outgoingHeaders(headers),
       body,
-      signal: controller.signal,
+      signal: options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal,
     });
     status = response.statusCode;
     await discardBody(response.body);
@@ -144,7 +146,8 @@ export async function postJson(
       durationMs: elapsedMs(started),
     };
   } catch (error) {
-    return failure(controller.signal.aborted ? 'timeout' : describeError(error), status, started);
+    const reason = options.signal?.aborted ? 'aborted' : controller.signal.aborted ? 'timeout' : null;
+    return failure(reason ?? describeError(error), status, started);
   } finally {
     clearTimeout(timer);
   }

@@ -66,6 +66,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     applicationName: `beckon-${options.name}`,
     poolMax: deps.env.DATABASE_POOL_MAX,
     jobs: options.name === 'resource',
+    ...(options.name === 'resource' ? { streams: () => deps.events?.subscriberCount ?? 0 } : {}),
   });
   return app;
 }

@@ -9,6 +9,8 @@ export type MetricsOptions = {
   poolMax: number;
   /** Also report the job queue (the resource process runs the worker). */
   jobs?: boolean;
+  /** Open event subscriptions: SSE streams, WebSockets and calls waiting for an answer. */
+  streams?: () => number;
 };
 
 /** Prometheus metrics of one process: requests per route, latency, database pool, job queue. */
@@ -56,6 +58,16 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     help: 'Job queue entries by state: ready, scheduled, running, failed',
     labelNames: ['state'],
     registers: options.jobs ? [registry] : [],
+  });
+
+  const streams = options.streams;
+  new Gauge({
+    name: 'beckon_streams',
+    help: 'Open event subscriptions of this process: /mcp/sse streams, WebSockets, calls waiting for an answer',
+    registers: streams ? [registry] : [],
+    collect() {
+      this.set(streams?.() ?? 0);
+    },
   });
 
   // Database figures are read once per scrape, before the registry is serialized.

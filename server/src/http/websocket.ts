@@ -15,7 +15,7 @@ const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1
 /**
  * Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied,
  * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting) or the database cannot
- * be reached: reconnect later and refetch.
+ * be reached: reconnect later and refetch; 1001 the process is stopping: reconnect (elsewhere).
  */
 const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
 
@@ -33,12 +33,19 @@ const eventMessage = (event: StreamEvent) => ({
  * STREAM_HEARTBEAT_MS also re-check the credential, so a revoked session's socket closes.
  */
 export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promise<void> {
+  const open = new Set<WebSocket>();
+  // Before the plugin's own preClose (which closes without a code): clients are told why.
+  app.addHook('preClose', async () => {
+    for (const socket of open) socket.close(1001, 'server stopping: reconnect');
+  });
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
   app.get('/api/ws', { websocket: true }, (socket) => {
     let unsubscribe: (() => void) | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     const authTimeout = setTimeout(() => socket.close(4401, 'no auth message'), 10_000);
+    open.add(socket);
     socket.on('close', () => {
+      open.delete(socket);
       clearTimeout(authTimeout);
       clearInterval(heartbeat);
       unsubscribe?.();

@@ -44,6 +44,7 @@ export async function attemptDelivery(
   deps: Deps,
   job: DeliveryJob,
   target: { task: string; secret: string; webhookId: string | null; retry: object },
+  signal?: AbortSignal,
 ): Promise<OutboundResult> {
   const { sql, env } = deps;
   const headers = {
@@ -55,7 +56,13 @@ export async function attemptDelivery(
     }),
     'x-service-event': job.event,
   };
-  const result = await postJson(job.url, job.body, headers, { allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS });
+  const result = await postJson(job.url, job.body, headers, {
+    allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,
+    ...(signal ? { signal } : {}),
+  });
+  // The worker is stopping: no attempt is recorded and the job fails, so the queue runs it again
+  // (here or on another worker) as the same attempt.
+  if (signal?.aborted) throw new Error('delivery interrupted: the worker is stopping');
   const retry = !result.ok && !isFinal(result.status, result.error) && job.attempt < MAX_DELIVERY_ATTEMPTS;
   const record = {
     id: uuidv7(),

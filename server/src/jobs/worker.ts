@@ -78,6 +78,9 @@ export async function startWorker(
           localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY },
           completeJobBatchDelay: 0,
           failJobBatchDelay: 0,
+          // On shutdown, running jobs get half the deadline before their abort signal fires; a
+          // job still running at the deadline is handed back by the other workers (liveness.ts).
+          gracefulShutdownAbortTimeout: Math.floor(deps.env.SHUTDOWN_TIMEOUT_MS / 2),
         },
       },
       noHandleSignals: true,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { loadEnv } from '../env';
 import { buildGateway } from '../http/gateway';
 import { createLogger } from '../log';
+import { exitByDeadline } from './deadline';
 
 // The gateway of `pnpm start`: the dashboard and the API on APP_URL's port (see http/gateway.ts).
 const env = loadEnv();
@@ -21,6 +22,7 @@ const appUrl = new URL(env.APP_URL);
 const appPort = Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80));
 await app.listen({ host: env.HOST, port: env.GATEWAY_PORT ?? appPort });
 const stop = async () => {
+  exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
   await app.close();
   process.exit(0);
 };

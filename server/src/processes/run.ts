@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createDeps, type ProcessKind } from '../compose';
 import { type Env, loadEnv } from '../env';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
+import { exitByDeadline } from './deadline';
 
 /**
  * Runs one process of the deployment on a database that is already migrated: the resource
@@ -27,14 +28,17 @@ export async function runProcess(kind: ProcessKind, env: Env = loadEnv()): Promi
   log.info({ kind }, 'started');
 
   const stop = async (signal: string) => {
-    log.info({ signal }, 'stopping');
+    log.info({ signal, deadline_ms: env.SHUTDOWN_TIMEOUT_MS }, 'stopping');
+    exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
     // Ctrl-C in a terminal reaches the embedded PostgreSQL too, which may be gone before this
     // process has finished: a lost connection while stopping is expected, not a crash.
     const expected = (error: unknown) => log.warn({ err: error }, 'while stopping');
     process.on('unhandledRejection', expected).on('uncaughtException', expected);
-    for (const step of [() => app?.close(), () => worker?.stop(), close]) {
-      await Promise.resolve(step()).catch(expected);
-    }
+    // The app ends its streams, sockets and waiting calls, then in-flight requests; meanwhile the
+    // worker finishes its jobs (or hands them back, worker.ts). Then the connections close.
+    await Promise.all([app?.close(), worker?.stop()].map((step) => Promise.resolve(step).catch(expected)));
+    await Promise.resolve(close()).catch(expected);
+    log.info('stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
