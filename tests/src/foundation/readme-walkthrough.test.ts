@@ -86,6 +86,7 @@ describe('README walkthrough', () => {
     const script = (await walkthrough())
       .replaceAll('localhost:3000', `127.0.0.1:${port}`)
       .replaceAll('localhost:3001', `127.0.0.1:${authPort}`)
+      .replaceAll('localhost:5173', `127.0.0.1:${webPort}`)
       .replaceAll('localhost:9000', `127.0.0.1:${hookPort}`)
       .replaceAll('listen(9000)', `listen(${hookPort})`);
     const shell = spawn('bash', ['-c', script], { cwd: REPO, env: inherited, detached: true });
@@ -103,7 +104,9 @@ describe('README walkthrough', () => {
     // The CLI step waits for a person: the test answers in their place, as me@example.com.
     let itemId: string | undefined;
     while (!itemId && Date.now() < deadline && shell.exitCode === null) {
-      itemId = /waiting for Ship it\? — \S+ \(item ([0-9a-f-]{36})\)/.exec(stderr)?.[1];
+      const wait = /waiting for Ship it\? — (\S+) \(item ([0-9a-f-]{36})\)/.exec(stderr);
+      if (wait) expect(wait[1]).toBe(`http://127.0.0.1:${webPort}/items/${wait[2]}`);
+      itemId = wait?.[2];
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(itemId, `no CLI wait line:\n${stdout}\n${stderr}`).toBeDefined();
