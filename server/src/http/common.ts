@@ -5,6 +5,7 @@ import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
+import { registerRequestLog, requestLogOptions } from './request-log';
 import { sendInSurfaceShape, surfaceOf } from './surface-replies';
 
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
@@ -34,7 +35,9 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     routerOptions: { maxParamLength: 512 },
     // Only the proxies TRUST_PROXY names may set X-Forwarded-For (the client address rate limits key on).
     trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
+    ...requestLogOptions,
   });
+  registerRequestLog(app);
   // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
   // body is no body (clients that always send the header may call action endpoints without one).
   app.removeContentTypeParser('text/plain');
