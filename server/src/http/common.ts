@@ -70,6 +70,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     poolMax: deps.env.DATABASE_POOL_MAX,
     jobs: options.name === 'resource',
     ...(options.name === 'resource' ? { streams: () => deps.events?.subscriberCount ?? 0 } : {}),
+    ...(deps.metrics ? { domain: deps.metrics.registry } : {}),
   });
   return app;
 }
