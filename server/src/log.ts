@@ -1,3 +1,4 @@
+import { format, stripVTControlCharacters } from 'node:util';
 import { type Logger, pino } from 'pino';
 import type { Env } from './env';
 import { currentRequestId } from './request-context';
@@ -13,3 +14,15 @@ export const logMixin = () => {
 /** JSON lines on stdout. */
 export const createLogger = (env: Env, name: string): Logger =>
   pino({ name, level: env.NODE_ENV === 'test' ? 'warn' : env.LOG_LEVEL, mixin: logMixin });
+
+/**
+ * What libraries write with console.* (oidc-provider's notices, a deprecation) goes to the log as
+ * JSON lines too, so a process writes nothing else on stdout and stderr.
+ */
+export function routeConsoleToLog(log: Logger): void {
+  const line = (args: unknown[]) => stripVTControlCharacters(format(...args));
+  console.log = console.info = (...args: unknown[]) => log.info({ source: 'console' }, line(args));
+  console.debug = (...args: unknown[]) => log.debug({ source: 'console' }, line(args));
+  console.warn = (...args: unknown[]) => log.warn({ source: 'console' }, line(args));
+  console.error = (...args: unknown[]) => log.error({ source: 'console' }, line(args));
+}
