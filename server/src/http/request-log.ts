@@ -8,6 +8,8 @@ import {
 } from 'fastify';
 import { requestContext, requestIdFrom } from '../request-context';
 import { redactUrl } from './log-redaction';
+// The caller the rate limit resolved (request.identity).
+import type {} from './request-state';
 
 declare module 'fastify' {
   interface FastifyRequest {

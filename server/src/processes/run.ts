@@ -16,7 +16,7 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
   const env = given ?? loadEnvOrExit(`beckon-${kind}`);
   const log = createLogger(env, `beckon-${kind}`);
   routeConsoleToLog(log);
-  const { deps, close, app, worker } = await start(kind, env, log).catch((error: unknown) =>
+  const { close, app, worker } = await start(kind, env, log).catch((error: unknown) =>
     exitOnStartupFailure(log, error, env),
   );
   log.info({ kind }, 'started');
