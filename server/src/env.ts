@@ -1,3 +1,4 @@
+// Longer than 300 lines: every setting of the service in one validated schema, the one place that reads process.env.
 import { z } from 'zod';
 
 /** The only place that reads process.env: every setting, validated once at boot. */

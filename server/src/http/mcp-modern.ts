@@ -1,3 +1,4 @@
+// Longer than 300 lines: the stateless revision end to end (header checks, dispatch, the listen stream of items and tasks).
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
