@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Env, isLoopbackHost } from '../env';
 
 /** The origins a browser page may call /mcp from: the service's own, and MCP_ALLOWED_ORIGINS. */
@@ -33,4 +33,17 @@ export function refuseForeignOrigin(allowed: ReadonlySet<string>) {
       error: { code: -32000, message: `Forbidden: origin ${origin} is not allowed` },
     });
   };
+}
+
+/**
+ * The check on every request to `/mcp` (any method), registered before the rate limit's hook so
+ * that a foreign page is refused (403) before credentials are even looked at (401).
+ */
+export function registerMcpOriginCheck(app: FastifyInstance, env: Env): void {
+  const refuse = refuseForeignOrigin(allowedOrigins(env));
+  app.addHook('onRequest', (request, reply, done) => {
+    const path = request.url.split('?', 1)[0];
+    if (path === '/mcp') refuse(request, reply, done);
+    else done();
+  });
 }

@@ -10,7 +10,6 @@ import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
 import { answerModern, isModernRequest } from './mcp-modern';
-import { allowedOrigins, refuseForeignOrigin } from './mcp-origin';
 
 /** Every revision /mcp answers, newest first. */
 export const SERVED_VERSIONS = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
@@ -129,8 +128,8 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
   // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
   const shutdown = new AbortController();
   app.addHook('preClose', async () => shutdown.abort());
-  const origin = refuseForeignOrigin(allowedOrigins(deps.env));
-  app.post('/mcp', { onRequest: origin, preHandler: rejectLimitedMcp }, async (request, reply) => {
+  // A foreign Origin is refused before this (http/mcp-origin.ts, registered ahead of the rate limit).
+  app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
     if (isModernRequest(request)) {
       const names = toolNames(deps, request, MODERN_REVISION);
@@ -161,7 +160,6 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
   app.route({
     method: ['GET', 'DELETE'],
     url: '/mcp',
-    onRequest: origin,
     handler: async (_request, reply) =>
       reply
         .code(405)
