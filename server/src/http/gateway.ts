@@ -12,6 +12,7 @@ import type { Logger } from '../log';
 import { trustProxyOption } from './common';
 import { redactProxySource, requestSerializer } from './log-redaction';
 import { registerRequestLog, requestLogOptions } from './request-log';
+import { registerServerLimits, type ServerLimits, serverOptions } from './server-limits';
 import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
@@ -62,6 +63,8 @@ export type GatewayOptions = {
   appUrl?: string;
   /** TRUST_PROXY: who may tell the gateway the client's address. */
   trustProxy?: boolean | number | string[];
+  /** The connection limits of the processes (server-limits.ts); Fastify's defaults without. */
+  limits?: ServerLimits;
 };
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Beckon</title>
@@ -91,8 +94,10 @@ export async function buildGateway(
       { serializers: { req: requestSerializer, source: redactProxySource } },
     ) as FastifyBaseLogger,
     trustProxy: trustProxyOption(options.trustProxy ?? ['loopback']),
+    ...(options.limits ? serverOptions(options.limits) : {}),
     ...requestLogOptions,
   });
+  if (options.limits) registerServerLimits(app, options.limits);
   // Quiet at info: its line per request is debug (the processes log theirs, same request id).
   registerRequestLog(app, 'debug');
   const securityHeaders = dashboardSecurityHeaders(options.appUrl ?? '');

@@ -16,6 +16,10 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
   const env = given ?? loadEnvOrExit(`beckon-${kind}`);
   const log = createLogger(env, `beckon-${kind}`);
   routeConsoleToLog(log);
+  // A promise nobody awaited that fails (a lost database connection inside a library, say) is
+  // logged and the process goes on serving: one such failure must not end every open request.
+  // An uncaught exception still ends the process (its state is unknown); the launcher restarts it.
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
   const { close, app, worker } = await start(kind, env, log).catch((error: unknown) =>
     exitOnStartupFailure(log, error, env),
   );
