@@ -73,7 +73,7 @@ export const permissionProcedure = (permission: Permission) =>
  */
 export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.identity.source !== 'session' || ctx.identity.clientId) {
-    throw AppError.forbidden("this operation needs a signed-in user's session");
+    throw AppError.forbidden('session_required', "this operation needs a signed-in user's session");
   }
   return next();
 });

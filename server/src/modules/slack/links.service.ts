@@ -27,7 +27,8 @@ const outcomePage = (deps: Deps, outcome: string) => `${linkPageUrl(deps)}?${out
 export async function startLink(deps: Deps, identity: Identity) {
   const config = requireSlack(deps.env);
   const connection = await findConnection(deps.sql, identity.orgId);
-  if (!connection) throw AppError.conflict('no Slack workspace is connected to this organization');
+  if (!connection)
+    throw AppError.conflict('slack_not_connected', 'no Slack workspace is connected to this organization');
   const { cookie, browser } = bindBrowser(deps.env, 'link');
   const claim = { org: identity.orgId, user: identity.userId, team: connection.team_id, browser };
   const state = signValue(config, LINK, claim, FLOW_TTL_SECONDS);

@@ -13,7 +13,7 @@ const routeView = (row: RouteRow): SlackRouteView => ({ ...row, created_at: row.
 
 async function connectedBot(deps: Deps, identity: Identity) {
   const bot = await orgBot(deps, requireSlack(deps.env), identity.orgId);
-  if (!bot) throw AppError.conflict('no Slack workspace is connected');
+  if (!bot) throw AppError.conflict('slack_not_connected', 'no Slack workspace is connected');
   return bot;
 }
 

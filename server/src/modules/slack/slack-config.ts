@@ -51,7 +51,7 @@ export const SLACK_UNAVAILABLE = 'slack is not configured';
 
 export function requireSlack(env: Env): SlackConfig {
   const config = slackConfig(env);
-  if (!config) throw AppError.unavailable(SLACK_UNAVAILABLE);
+  if (!config) throw AppError.unavailable('slack_not_configured', SLACK_UNAVAILABLE);
   return config;
 }
 
