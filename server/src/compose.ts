@@ -5,11 +5,15 @@ import { OrgFacts } from './caches/org-facts';
 import { type Clock, systemClock } from './clock';
 import { connect } from './database';
 import { DatabaseWatch } from './database-watch';
+import { AttemptRecorder } from './delivery/attempts';
+import { CallbackSecrets } from './delivery/callback-secrets';
 import type { Deps } from './deps';
 import type { Env } from './env';
 import { createLogger, type Logger } from './log';
+import { MailLinkKey } from './mail/links';
 import { createMailer } from './mail/mailer';
-import { syncPlanPrices } from './modules/billing/payments';
+import { createPayments, syncPlanPrices } from './modules/billing/payments';
+import { createSlackConfig } from './modules/slack/slack-config';
 import { EventHub } from './realtime/event-hub';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
@@ -46,7 +50,23 @@ export async function createDeps(
   await events?.listen(url);
   const mailer = createMailer(env, log);
   const storage = createStorage(env, log, resource);
-  const deps: Deps = { env, sql, log, clock, mailer, storage, credentials, orgFacts, events, database };
+  const deps: Deps = {
+    env,
+    sql,
+    log,
+    clock,
+    mailer,
+    storage,
+    attempts: new AttemptRecorder(sql),
+    callbackSecrets: new CallbackSecrets(),
+    mailLinkKey: new MailLinkKey(env),
+    payments: createPayments(env),
+    slack: createSlackConfig(env),
+    credentials,
+    orgFacts,
+    events,
+    database,
+  };
   if (resource) await syncPlanPrices(sql, env);
   return {
     deps,

@@ -1,6 +1,5 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { attemptRecorder } from '../delivery/attempts';
 import type { DeliveryJob } from '../delivery/delivery-job';
 import { type OutboundResult, postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
@@ -73,7 +72,7 @@ export async function attemptDelivery(
   };
   // Delivered or given up: the record alone, batched with other jobs' records.
   if (!retry) {
-    await attemptRecorder(sql).record(record);
+    await deps.attempts.record(record);
     return result;
   }
   const runAt = new Date(

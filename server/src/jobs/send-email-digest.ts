@@ -34,7 +34,7 @@ export async function sendEmailDigest(deps: Deps, payload: unknown, helpers: Job
     const items = await tx<DigestItem[]>`
       select id, title, level, status from items where org_id = ${orgId} and id = any(${ids}::uuid[])
        order by id limit ${DIGEST_MAX_ITEMS}`;
-    const mail = await digestMail(deps.env, to, items, ids.length, deps.clock());
+    const mail = await digestMail(deps, to, items, ids.length, deps.clock());
     const delivery = { delivery_id: uuidv7(), org_id: orgId, item_id: null, event: 'email.digest' };
     await sendAndRecord(deps, delivery, mail, helpers);
   });

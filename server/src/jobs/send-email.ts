@@ -1,7 +1,6 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
-import { attemptRecorder } from '../delivery/attempts';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { itemMail } from '../mail/item-mail';
@@ -35,7 +34,7 @@ export async function sendAndRecord(
 ): Promise<MailResult> {
   const started = performance.now();
   const result = await deps.mailer.deliver(mail);
-  await attemptRecorder(deps.sql).record({
+  await deps.attempts.record({
     id: uuidv7(),
     ...delivery,
     kind: 'email',
@@ -73,7 +72,7 @@ export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelper
   });
   // Decided (or withdrawn, expired) before its mail went out: nothing left to tell.
   if (row?.status !== 'open') return;
-  const mail = await itemMail(deps.env, itemView(row), to, job.delivery_id, deps.clock(), job.reason);
+  const mail = await itemMail(deps, itemView(row), to, job.delivery_id, deps.clock(), job.reason);
   const delivery = {
     delivery_id: job.delivery_id,
     org_id: job.org_id,

@@ -5,14 +5,14 @@ import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
-import { type Payments, payments } from './payments';
+import type { Payments } from './payments';
 
 const STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'incomplete'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** The configured provider, or 503 (decisions: without payment configuration, billing is off). */
-export function requirePayments(deps: Pick<Deps, 'env'>): Payments {
-  const configured = payments(deps.env);
+export function requirePayments(deps: Pick<Deps, 'payments'>): Payments {
+  const configured = deps.payments;
   if (!configured) throw AppError.unavailable('billing_not_configured', 'billing is not configured');
   return configured;
 }
@@ -22,7 +22,7 @@ type PlanRow = Omit<PlanView, 'limits' | 'purchasable'> &
 
 /** Every plan and its limits; `purchasable` when payments are configured and it has a price. */
 export async function listPlans(deps: Deps): Promise<PlanView[]> {
-  const configured = payments(deps.env) !== null;
+  const configured = deps.payments !== null;
   const rows = await deps.sql<PlanRow[]>`
     select id, code, name, max_seats, max_teams, monthly_notifications, webhooks, agents,
            audit_retention_days, payment_price_id

@@ -3,7 +3,6 @@ import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
-import { attemptRecorder } from '../../delivery/attempts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { enqueueJob } from '../../job-queue';
@@ -11,7 +10,6 @@ import { findItem } from '../items/item-queries';
 import { itemView } from '../items/item-view';
 import { orgBot } from './connection.service';
 import { answerSummary, type Decision, itemMessage } from './message-blocks';
-import { slackConfig } from './slack-config';
 
 const ZPostJob = z.object({
   item_id: z.uuid(),
@@ -67,7 +65,7 @@ async function attempt<T>(deps: Deps, client: WebClient, method: string, call: C
           : null;
     retry = !(e.code === ErrorCode.PlatformError && PERMANENT.has(e.data?.error ?? ''));
   }
-  await attemptRecorder(deps.sql).record({
+  await deps.attempts.record({
     id: uuidv7(),
     org_id: call.orgId,
     delivery_id: call.deliveryId,
@@ -121,7 +119,7 @@ const pageUrl = (deps: Deps, itemId: string) => `${deps.env.APP_URL}/items/${ite
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
     const job = ZPostJob.parse(payload);
-    const config = slackConfig(deps.env);
+    const config = deps.slack;
     const bot = config && (await orgBot(deps, config, job.org_id));
     const item = bot && (await loadItem(deps, job.org_id, job.item_id));
     if (!bot || !item) return;
@@ -165,7 +163,7 @@ export function postItemTask(deps: Deps) {
 export function updateItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
     const job = ZUpdateJob.parse(payload);
-    const config = slackConfig(deps.env);
+    const config = deps.slack;
     const bot = config && (await orgBot(deps, config, job.org_id));
     const item = bot && (await loadItem(deps, job.org_id, job.item_id));
     if (!bot || !item) return;

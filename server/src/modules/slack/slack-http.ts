@@ -32,7 +32,7 @@ export function registerSlackWebhooks(app: FastifyInstance, deps: Deps): void {
       (_request, body, done) => done(null, body),
     );
     scope.post('/webhooks/slack/interactions', async (request, reply) => {
-      const config = requireSlack(deps.env);
+      const config = requireSlack(deps);
       const raw = typeof request.body === 'string' ? request.body : '';
       const verdict = verifySlackSignature(
         config.signingSecret,
