@@ -1,10 +1,12 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
+import type { z } from 'zod';
 import type { DeliveryJob } from '../delivery/delivery-job';
 import { type OutboundResult, postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
 import { addJob } from '../job-queue';
+import type { TaskPayload, ZWebhookRetry } from '../job-tasks';
 
 /** 15 attempts with delays doubling from the base (10 s) up to 6 h: about 24 h before giving up. */
 export const MAX_DELIVERY_ATTEMPTS = 15;
@@ -39,10 +41,15 @@ export async function alreadyAttempted(
  * and when it failed and may be retried, schedules the next attempt (same delivery id, `retry`
  * as payload) in the same statement as the record, so a crash never loses or doubles a retry.
  */
+/** The task that makes the next attempt, and its payload (the delivery as first sent). */
+type RetryTarget =
+  | { task: 'deliver_callback'; retry: TaskPayload<'deliver_callback'> }
+  | { task: 'deliver_webhook'; retry: z.input<typeof ZWebhookRetry> };
+
 export async function attemptDelivery(
   deps: Deps,
   job: DeliveryJob,
-  target: { task: string; secret: string; webhookId: string | null; retry: object },
+  target: RetryTarget & { secret: string; webhookId: string | null },
 ): Promise<OutboundResult> {
   const { sql, env } = deps;
   const headers = {

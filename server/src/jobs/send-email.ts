@@ -1,22 +1,13 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { JOB_TASKS } from '../job-tasks';
 import { itemMail } from '../mail/item-mail';
 import type { Mail, MailResult } from '../mail/mailer';
 import { mailRecipient } from '../mail/recipient';
-import { MAIL_REASONS } from '../modules/email/email-entries';
 import { findItem } from '../modules/items/item-queries';
 import { itemView } from '../modules/items/item-view';
-
-const ZSendEmailJob = z.object({
-  delivery_id: z.uuid(),
-  org_id: z.uuid(),
-  user_id: z.uuid(),
-  item_id: z.uuid(),
-  reason: z.enum(MAIL_REASONS),
-});
 
 type Delivery = { delivery_id: string; org_id: string; item_id: string | null; event: string };
 
@@ -57,7 +48,7 @@ export async function sendAndRecord(
  * sent (a crash before completion) sends nothing more.
  */
 export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelpers): Promise<void> {
-  const job = ZSendEmailJob.parse(payload);
+  const job = JOB_TASKS.send_email.parse(payload);
   if (!deps.mailer.configured) return;
   if (helpers.job.attempts > 1) {
     const sent = await deps.sql`

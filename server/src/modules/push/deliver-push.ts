@@ -1,14 +1,12 @@
-import { z } from 'zod';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
+import { JOB_TASKS } from '../../job-tasks';
 import { mobilePushAdapter, webPushAdapter } from './adapters';
 import type { PushOutcome } from './bounded-request';
 import type { PushPayload } from './push-entries';
 
 /** Attempts before an entry is marked permanently failed; the n-th failure waits 2^n seconds. */
 export const MAX_PUSH_ATTEMPTS = 5;
-
-export const ZPushJob = z.object({ entry_id: z.uuid(), attempt: z.number().int().min(1) });
 
 type Entry = {
   id: string;
@@ -53,7 +51,7 @@ export function deliverPushTask(deps: Deps) {
   };
 
   return async (payload: unknown) => {
-    const job = ZPushJob.parse(payload);
+    const job = JOB_TASKS.deliver_push.parse(payload);
     const [entry] = await sql<Entry[]>`
       select q.id, q.attempts, (q.delivered_at is not null or q.permanently_failed) as done,
              q.device_id, d.platform, d.device_token as token, q.payload
