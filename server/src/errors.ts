@@ -64,7 +64,7 @@ export class AppError extends Error {
   static validationFailedWith(code: ErrorCodeOf<422>, reason: string) {
     return AppError.of(code, reason);
   }
-  /** `headers`: the RateLimit fields of the limit that was met (rate-limit/headers.ts). */
+  /** `headers`: the RateLimit fields of the limit that was met (`rateLimitHeaders`, rate-limit/policy.ts). */
   static rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}) {
     return new AppError(
       429,
