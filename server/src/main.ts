@@ -1,7 +1,7 @@
 // `pnpm start` / `pnpm start:prod`: the whole service on one machine. Opens the database
 // (embedded PostgreSQL when DATABASE_URL is unset), migrates it, then runs the authorization and
-// resource processes and the gateway (dashboard + API on APP_URL's port) as children and stops
-// everything, database included, on SIGINT / SIGTERM.
+// resource processes and the gateway (dashboard + API on APP_URL's port) as children, starts again
+// (with a back-off) a child that dies, and stops everything, database included, on SIGINT / SIGTERM.
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // From the source (tsx) the processes are src/processes/<kind>.ts; in the compiled build
 // (server/tsdown.config.mjs) they are dist/<kind>.mjs beside this file, run by plain node.
 const compiled = !import.meta.url.endsWith('.ts');
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 30_000;
+const RESTART_RESET_MS = 60_000;
 const processFile = (kind: string) =>
   compiled ? path.join(here, `${kind}.mjs`) : path.join(here, 'processes', `${kind}.ts`);
 
@@ -43,18 +46,28 @@ async function main() {
   const kinds = env.WEB_GATEWAY
     ? (['auth', 'resource', 'gateway'] as const)
     : (['auth', 'resource'] as const);
-  for (const kind of kinds) {
+  // A child that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once
+  // it has run for a minute): one crashed process never takes the others down with it.
+  const restarts = new Map<string, number>();
+  const start = (kind: (typeof kinds)[number]) => {
+    const startedAt = Date.now();
     const child = fork(processFile(kind), {
       execArgv: compiled ? [] : ['--import', 'tsx'],
       env: { ...process.env, DATABASE_URL: database.url, OAUTH_SIGNING_KEY: signingKey },
     });
     children.set(kind, child);
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       if (stopping) return;
-      log.error({ kind, code }, 'process exited; stopping');
-      void stop(1);
+      const failures = Date.now() - startedAt > RESTART_RESET_MS ? 0 : (restarts.get(kind) ?? 0);
+      restarts.set(kind, failures + 1);
+      const delay = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** failures);
+      log.error({ kind, code, signal, restart_in_ms: delay }, 'process exited; restarting it');
+      setTimeout(() => {
+        if (!stopping) start(kind);
+      }, delay);
     });
-  }
+  };
+  for (const kind of kinds) start(kind);
   log.info(
     `resource process on http://${env.HOST}:${env.PORT}, authorization process on http://${env.HOST}:${env.AUTH_PORT}`,
   );

@@ -1,10 +1,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { registerCanonicalPath } from './canonical-path';
 import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
+import { registerServerLimits, serverOptions } from './server-limits';
 import { sendInSurfaceShape, surfaceOf } from './surface-replies';
 
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
@@ -34,6 +36,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     routerOptions: { maxParamLength: 512 },
     // Only the proxies TRUST_PROXY names may set X-Forwarded-For (the client address rate limits key on).
     trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
+    ...serverOptions(deps.env),
   });
   // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
   // body is no body (clients that always send the header may call action endpoints without one).
@@ -50,6 +53,8 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     reply.raw.setHeader('x-content-type-options', 'nosniff');
     done();
   });
+  registerCanonicalPath(app);
+  registerServerLimits(app, deps.env);
   // While the database is known to be down every route but the operations ones answers 503 at
   // once, as the procedures do (database-watch.ts): streams, downloads, inbound webhooks too.
   const watch = deps.database;

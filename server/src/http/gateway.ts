@@ -11,6 +11,7 @@ import Fastify, {
 import type { Logger } from '../log';
 import { trustProxyOption } from './common';
 import { redactProxySource, requestSerializer } from './log-redaction';
+import { registerServerLimits, type ServerLimits, serverOptions } from './server-limits';
 import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
@@ -61,6 +62,8 @@ export type GatewayOptions = {
   appUrl?: string;
   /** TRUST_PROXY: who may tell the gateway the client's address. */
   trustProxy?: boolean | number | string[];
+  /** The connection limits of the processes (server-limits.ts); Fastify's defaults without. */
+  limits?: ServerLimits;
 };
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Beckon</title>
@@ -90,7 +93,9 @@ export async function buildGateway(
       { serializers: { req: requestSerializer, source: redactProxySource } },
     ) as FastifyBaseLogger,
     trustProxy: trustProxyOption(options.trustProxy ?? ['loopback']),
+    ...(options.limits ? serverOptions(options.limits) : {}),
   });
+  if (options.limits) registerServerLimits(app, options.limits);
   const securityHeaders = dashboardSecurityHeaders(options.appUrl ?? '');
   // The processes trust the gateway (a loopback peer) for the client's address, host and scheme:
   // it sends the ones it determined, replacing whatever X-Forwarded-* the client sent (which would

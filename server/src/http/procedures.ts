@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { toAppError } from '../errors';
 import { contextFactory } from '../trpc/context';
 import { registerRestRoutes } from './rest';
+import { TRPC_MAX_BATCH } from './surface-replies';
 
 /** Serves a router twice: as REST routes under `rest` and as tRPC under `trpc`. */
 export async function serveProcedures(
@@ -20,6 +21,7 @@ export async function serveProcedures(
     trpcOptions: {
       router,
       createContext,
+      maxBatchSize: TRPC_MAX_BATCH,
       // The status and headers (a 401's WWW-Authenticate challenge) of the REST answer.
       responseMeta: ({ errors, ctx }) => {
         if (!errors[0]) {

@@ -2,6 +2,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import type { Context } from '../trpc/context';
+import { needsCredential } from '../trpc/procedures';
 import { restProcedures } from '../trpc/trpc-internals';
 
 export { restProcedures };
@@ -22,13 +23,14 @@ export function registerRestRoutes(
   createContext: (opts: { req: FastifyRequest }) => Context,
   basePath = '/api',
 ): void {
-  for (const { path, meta, hasInput, invoke, type } of restProcedures(router)) {
+  for (const { path, meta, hasInput, invoke, type, procedure } of restProcedures(router)) {
     const { method } = meta.openapi;
     app.route({
       method,
       url: basePath + meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
       ...(meta.bodyLimit ? { bodyLimit: meta.bodyLimit } : {}),
-      config: { payloadLimit: meta.payloadLimit },
+      // `protect`: the credential is checked before the body is read (api-rate-limit.ts).
+      config: { payloadLimit: meta.payloadLimit, protect: needsCredential(procedure) },
       handler: async (request, reply) => {
         const fromBody = method !== 'GET' && method !== 'DELETE';
         const source = fromBody ? (request.body ?? {}) : request.query;

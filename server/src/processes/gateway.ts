@@ -15,7 +15,7 @@ const app = await buildGateway(
   log,
   { resource: `http://${host}:${env.PORT}`, auth: `http://${host}:${env.AUTH_PORT}` },
   webDist,
-  { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY },
+  { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY, limits: env },
 );
 const appUrl = new URL(env.APP_URL);
 const appPort = Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80));

@@ -11,6 +11,10 @@ import { startWorker, type WorkerHandle } from '../jobs/worker';
 export async function runProcess(kind: ProcessKind, env: Env = loadEnv()): Promise<void> {
   const { deps, close } = await createDeps(kind, env);
   const { log } = deps;
+  // A promise nobody awaited that fails (a lost database connection inside a library, say) is
+  // logged and the process goes on serving: one such failure must not end every open request.
+  // An uncaught exception still ends the process (its state is unknown); the launcher restarts it.
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
   // Each process loads only its own app (the authorization server's engine stays out of the

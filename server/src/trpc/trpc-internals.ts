@@ -21,6 +21,7 @@ export type RestProcedure = {
   meta: Meta & { openapi: NonNullable<Meta['openapi']> };
   hasInput: boolean;
   invoke: Invoke;
+  procedure: AnyTRPCProcedure;
   type: 'query' | 'mutation';
 };
 
@@ -37,6 +38,7 @@ export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
       meta: meta as RestProcedure['meta'],
       hasInput: procedure._def.inputs.length > 0,
       invoke: procedure as unknown as Invoke,
+      procedure,
       type: procedure._def.type as RestProcedure['type'],
     });
   }
