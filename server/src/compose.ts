@@ -8,6 +8,7 @@ import { DatabaseWatch } from './database-watch';
 import { AttemptRecorder } from './delivery/attempts';
 import { CallbackSecrets } from './delivery/callback-secrets';
 import type { Deps } from './deps';
+import { createDomainMetrics } from './domain-metrics';
 import type { Env } from './env';
 import { createLogger, type Logger } from './log';
 import { MailLinkKey } from './mail/links';
@@ -50,6 +51,7 @@ export async function createDeps(
   await events?.listen(url);
   const mailer = createMailer(env, log);
   const storage = createStorage(env, log, resource);
+  const metrics = createDomainMetrics();
   const deps: Deps = {
     env,
     sql,
@@ -66,6 +68,7 @@ export async function createDeps(
     orgFacts,
     events,
     database,
+    metrics,
   };
   if (resource) await syncPlanPrices(sql, env);
   return {

@@ -5,6 +5,7 @@ import type { Clock } from './clock';
 import type { DatabaseWatch } from './database-watch';
 import type { AttemptRecorder } from './delivery/attempts';
 import type { CallbackSecrets } from './delivery/callback-secrets';
+import type { DomainMetrics } from './domain-metrics';
 import type { Env } from './env';
 import type { Logger } from './log';
 import type { MailLinkKey } from './mail/links';
@@ -43,6 +44,8 @@ export type Deps = {
   events?: EventHub;
   /** Fails requests fast while the database cannot be reached (absent: requests just wait). */
   database?: DatabaseWatch;
+  /** Deliveries and answers counted by this process (domain-metrics.ts; absent: not counted). */
+  metrics?: DomainMetrics;
 };
 
 /** The WWW-Authenticate challenge of a 401: it points agents at the resource metadata. */

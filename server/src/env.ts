@@ -60,6 +60,8 @@ export const ZEnv = z
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+    /** On SIGTERM a process exits within this long, streams and waits open or not (processes/run.ts). */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     /** The most events a Last-Event-ID resume replays, and live events it holds meanwhile. */
     STREAM_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).default(10_000),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),

@@ -1,6 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import type postgres from 'postgres';
 import type { TaskName, TaskPayload } from './job-tasks';
+import { currentRequestId } from './request-context';
 
 /**
  * How often graphile-worker runs a job whose task threw or whose worker died mid-run (with its
@@ -11,6 +12,15 @@ export const JOB_MAX_ATTEMPTS = 10;
 
 export type JobOptions = { runAt?: Date; key?: string };
 
+/**
+ * The payload as queued: with the `request_id` of the request (or job) it is enqueued for, which
+ * the worker takes off again and logs the job's lines with (jobs/worker.ts).
+ */
+export const withRequestId = (payload: object) => {
+  const requestId = currentRequestId();
+  return requestId ? { ...payload, request_id: requestId } : payload;
+};
+
 /** A `graphile_worker.add_job(...)` call, to embed in a statement of the caller's. */
 export const addJob = <T extends TaskName>(
   sql: Queryable,
@@ -19,7 +29,7 @@ export const addJob = <T extends TaskName>(
   options: JobOptions = {},
 ) =>
   sql`graphile_worker.add_job(
-    identifier => ${task}, payload => ${sql.json(payload as never)}::json, max_attempts => ${JOB_MAX_ATTEMPTS},
+    identifier => ${task}, payload => ${sql.json(withRequestId(payload as object) as never)}::json, max_attempts => ${JOB_MAX_ATTEMPTS},
     run_at => ${options.runAt ?? null}::timestamptz, job_key => ${options.key ?? null})`;
 
 export async function enqueueJob<T extends TaskName>(
@@ -41,7 +51,7 @@ const jsonKey = (key: string) => `'${key.replaceAll("'", "''")}'`;
  * The same call with the payload built in SQL (`json_build_object`) from one expression per key,
  * for jobs a statement adds per row it reads (one per webhook, person, entry...). The keys are
  * the task's: a missing or misspelled one does not compile. `runAt` and `key` are expressions too;
- * `keyMode` is graphile-worker's job_key_mode.
+ * `keyMode` is graphile-worker's job_key_mode. The payload carries `request_id` as withRequestId's.
  */
 export function addJobFor<T extends TaskName>(
   sql: Queryable,
@@ -58,7 +68,7 @@ export function addJobFor<T extends TaskName>(
   );
   return sql`graphile_worker.add_job(
     identifier => ${sql.unsafe(jsonKey(task))}, max_attempts => ${JOB_MAX_ATTEMPTS},
-    payload => json_build_object(${pairs ?? sql``})
+    payload => json_build_object(${pairs ?? sql``}, 'request_id', ${currentRequestId() ?? null}::text)
     ${options.runAt ? sql`, run_at => ${options.runAt}` : sql``}
     ${options.key ? sql`, job_key => ${options.key}` : sql``}
     ${options.keyMode ? sql`, job_key_mode => ${sql.unsafe(jsonKey(options.keyMode))}` : sql``})`;

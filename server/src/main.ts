@@ -5,9 +5,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { openDatabase } from './database';
 import { ConfigError, loadEnv } from './env';
 import { createLogger } from './log';
+import { exitOnStartupFailure } from './processes/startup-failure';
 import { resolveSigningKey } from './signing-key';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +39,12 @@ async function main() {
         new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))),
     );
     for (const child of children.values()) child.kill('SIGTERM');
+    // Each child exits within SHUTDOWN_TIMEOUT_MS by itself; one that does not is killed.
+    const kill = setTimeout(() => {
+      for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
+    }, env.SHUTDOWN_TIMEOUT_MS + 2000);
     await Promise.all(exits);
+    clearTimeout(kill);
     await database.close();
     log.info('stopped');
     process.exit(code);
@@ -77,6 +84,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+  // A configuration error is its own message, for the person at the terminal; anything else is
+  // one log line naming the setting to check (database, port, DATA_DIR).
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  exitOnStartupFailure(pino({ name: 'beckon' }), error, loadEnv());
 });

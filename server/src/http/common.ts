@@ -6,6 +6,7 @@ import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
+import { registerRequestLog, requestLogOptions } from './request-log';
 import { registerServerLimits, serverOptions } from './server-limits';
 import { sendInSurfaceShape, surfaceOf } from './surface-replies';
 
@@ -37,7 +38,9 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     // Only the proxies TRUST_PROXY names may set X-Forwarded-For (the client address rate limits key on).
     trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     ...serverOptions(deps.env),
+    ...requestLogOptions,
   });
+  registerRequestLog(app);
   // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
   // body is no body (clients that always send the header may call action endpoints without one).
   app.removeContentTypeParser('text/plain');
@@ -71,6 +74,8 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     applicationName: `beckon-${options.name}`,
     poolMax: deps.env.DATABASE_POOL_MAX,
     jobs: options.name === 'resource',
+    ...(options.name === 'resource' ? { streams: () => deps.events?.subscriberCount ?? 0 } : {}),
+    ...(deps.metrics ? { domain: deps.metrics.registry } : {}),
   });
   return app;
 }

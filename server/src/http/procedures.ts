@@ -15,6 +15,14 @@ export async function serveProcedures(
   prefixes: { rest: string; trpc: string },
 ): Promise<void> {
   const createContext = contextFactory(deps);
+  // Which procedures a /trpc request calls, for its log line and metrics (unknown names folded).
+  const known = new Set(Object.keys(router._def.procedures));
+  const trpcRoute = `${prefixes.trpc}/:path`;
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url !== trpcRoute) return;
+    const path = (request.params as { path?: string }).path ?? '';
+    request.procedures = path.split(',').map((name) => (known.has(name) ? name : 'unknown'));
+  });
   registerRestRoutes(app, router, createContext, prefixes.rest);
   await app.register(fastifyTRPCPlugin, {
     prefix: prefixes.trpc,

@@ -17,7 +17,8 @@ const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1
 /**
  * Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied,
  * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting), the database cannot
- * be reached, or the caller holds as many streams as it may (holds.ts): reconnect later and refetch.
+ * be reached, or the caller holds as many streams as it may (holds.ts): reconnect later and
+ * refetch; 1001 the process is stopping: reconnect (elsewhere).
  */
 const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
 
@@ -35,6 +36,11 @@ const eventMessage = (event: StreamEvent) => ({
  * STREAM_HEARTBEAT_MS also re-check the credential, so a revoked session's socket closes.
  */
 export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds: Holds): Promise<void> {
+  const open = new Set<WebSocket>();
+  // Before the plugin's own preClose (which closes without a code): clients are told why.
+  app.addHook('preClose', async () => {
+    for (const socket of open) socket.close(1001, 'server stopping: reconnect');
+  });
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
   // Sockets still waiting for their auth message, per client address: a client cannot hold
   // more of them than it may have request bodies in flight.
@@ -57,7 +63,9 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds:
     let heartbeat: NodeJS.Timeout | undefined;
     const authTimeout = setTimeout(() => socket.close(4401, 'no auth message'), 10_000);
     let release: (() => void) | undefined;
+    open.add(socket);
     socket.on('close', () => {
+      open.delete(socket);
       authenticated();
       release?.();
       clearTimeout(authTimeout);
