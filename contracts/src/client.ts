@@ -4,5 +4,5 @@
  * declarations depend on no workspace package and not on zod.
  */
 
-export type { ErrorBody } from './errors';
+export type { ErrorBody, ErrorCode } from './errors';
 export type { AppRouter } from './routers';

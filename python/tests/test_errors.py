@@ -28,14 +28,14 @@ def test_an_unknown_token_is_unauthorized(server: Server) -> None:
     assert (error.status, error.error, error.body["error"]) == (401, "unauthorized", "unauthorized")
     # The body as sent: nothing besides the message (and a machine-readable code, if any).
     assert set(error.body) <= {"error", "code"} and error.details == {}
-    assert error.code == error.body.get("code")
+    assert error.code == error.body.get("code") == "unauthorized"
     assert isinstance(error, BeckonError) and str(error) == "401 unauthorized"
 
 
 def test_an_unknown_id_and_another_organizations_item_are_not_found(beckon: Beckon, server: Server) -> None:
     with pytest.raises(NotFoundError) as caught:
         beckon.get(str(uuid.uuid4()))
-    assert (caught.value.status, caught.value.error) == (404, "not found")
+    assert (caught.value.status, caught.value.error, caught.value.code) == (404, "not found", "not_found")
 
     mine = beckon.notify("Ours only")
     with Beckon(server.url, server.other_token) as outsider, pytest.raises(NotFoundError):
@@ -47,7 +47,7 @@ def test_a_bad_request_carries_the_fields_at_fault(beckon: Beckon) -> None:
     with pytest.raises(InvalidRequestError) as caught:
         beckon.ask("Broken", form=bad_form)  # type: ignore[arg-type]
     error = caught.value
-    assert (error.status, error.error) == (400, "invalid request")
+    assert (error.status, error.error, error.code) == (400, "invalid request", "invalid_request")
     assert error.fields and all(path.startswith("form") for path in error.fields)
     assert error.details["fields"] == error.fields
 
@@ -58,12 +58,14 @@ def test_a_refused_answer_and_a_second_answer(beckon: Beckon, server: Server) ->
         with pytest.raises(ValidationError) as refused:
             person.answer(asked.id, {"ok": "maybe"})
         assert (refused.value.status, refused.value.error) == (422, "validation failed")
+        assert refused.value.code == "validation_failed"
         assert list(refused.value.fields) == ["ok"]
 
         person.answer(asked.id, {"ok": True})
         with pytest.raises(ConflictError) as conflict:
             person.answer(asked.id, {"ok": False})
         assert (conflict.value.status, conflict.value.current_status) == (409, "answered")
+        assert conflict.value.code == "invalid_status"
 
 
 def test_a_rate_limited_call_says_when_to_come_back(server: Server) -> None:
@@ -74,7 +76,7 @@ def test_a_rate_limited_call_says_when_to_come_back(server: Server) -> None:
             for _ in range(7):
                 client.list()
     error = caught.value
-    assert (error.status, error.error, error.code) == (429, "rate limited", error.body.get("code"))
+    assert (error.status, error.error, error.code) == (429, "rate limited", "rate_limited")
     assert error.retry_after_seconds is not None and 0 < error.retry_after_seconds <= 60
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal, Union
 import httpx
 import pytest
 
-from beckon import models
+from beckon import BeckonError, models
 from conftest import Server
 
 Schema = dict[str, Any]
@@ -179,3 +179,26 @@ def test_the_comparison_sees_a_drift(document: Schema) -> None:
         compare_dataclass(
             document, NotNull, document["components"]["schemas"]["Item"]["properties"]["answered_by"]
         )
+
+
+def test_the_errors_follow_the_document(document: Schema) -> None:
+    """Every error body the document describes has the `error` and `code` BeckonError reads; the
+    rest of it is the error's details."""
+    schemas = document["components"]["schemas"]
+    described = {
+        media["schema"]["$ref"].rsplit("/", 1)[-1]
+        for path in document["paths"].values()
+        for operation in path.values()
+        for status, response in operation.get("responses", {}).items()
+        if int(status) >= 400
+        for media in response.get("content", {}).values()
+        if "$ref" in media.get("schema", {})
+    }
+    assert "Error" in described and "Conflict" in described
+    for name in described:
+        assert {"error", "code"} <= set(schemas[name]["required"]), name
+    codes = set(schemas["Error"]["properties"]["code"]["enum"])
+    assert {"not_found", "invalid_status", "rate_limited"} <= codes
+    body = {"error": "cannot ack an item that is answered", "code": "invalid_status", "status": "answered"}
+    error = BeckonError(409, body)
+    assert (error.code, error.details) == ("invalid_status", {"status": "answered"})

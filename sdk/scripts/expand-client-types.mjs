@@ -16,13 +16,14 @@ const probe = path.join(root, 'src/__probe.ts');
 const target = path.join(root, '.generated/client.ts');
 
 const PROBE_SOURCE = `
-import type { AppRouter, ErrorBody } from '@beckon/contracts/client';
+import type { AppRouter, ErrorBody, ErrorCode } from '@beckon/contracts/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 export type Inputs = inferRouterInputs<AppRouter>;
 export type Outputs = inferRouterOutputs<AppRouter>;
 export type Record_ = AppRouter['_def']['record'];
 export type ErrorShape = AppRouter['_def']['_config']['$types']['errorShape'];
 export type Body = ErrorBody;
+export type Code = ErrorCode;
 `;
 
 const config = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
@@ -171,6 +172,7 @@ export type AppRouter = TRPCBuiltRouter<
 
 /** An error answer's body: \`error\`, plus fields that depend on the status. */
 export type ErrorBody = ${print(typeOf('Body'), 0, [])};
+export type ErrorCode = ${print(typeOf('Code'), 0, [])};
 `;
 // Written only when it changed, and atomically: tests may be compiling the sources meanwhile.
 mkdirSync(path.dirname(target), { recursive: true });

@@ -1,8 +1,15 @@
-import type { ErrorBody } from '@beckon/contracts/client';
+import type { ErrorCode } from '@beckon/contracts/client';
 import { TRPCClientError } from '@trpc/client';
 
-/** An error body as the API sends it: a string `error` plus fields that depend on the status. */
-export type { ErrorBody };
+/** The stable codes of error bodies (the table in docs/api.md). */
+export type { ErrorCode };
+
+/**
+ * An error body as the API sends it: the sentence `error`, its stable `code`, plus fields that
+ * depend on the status. `code` is absent only where no server answered in the API's shape (a
+ * network failure, a proxy's page).
+ */
+export type ErrorBody = { error: string; code?: ErrorCode } & Record<string, unknown>;
 
 /** Every failed call rejects with a BeckonError: `status` and `body` are exactly what REST answers. */
 export class BeckonError extends Error {
@@ -13,6 +20,10 @@ export class BeckonError extends Error {
   ) {
     super(body.error, options);
     this.name = new.target.name;
+  }
+  /** The body's stable code (switch on it, not on the message); null without a server answer. */
+  get code(): ErrorCode | null {
+    return typeof this.body.code === 'string' ? this.body.code : null;
   }
 }
 

@@ -12,6 +12,7 @@ export {
   BeckonError,
   ConflictError,
   type ErrorBody,
+  type ErrorCode,
   GoneError,
   InvalidRequestError,
   NetworkError,

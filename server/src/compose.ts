@@ -5,12 +5,16 @@ import { OrgFacts } from './caches/org-facts';
 import { type Clock, systemClock } from './clock';
 import { connect } from './database';
 import { DatabaseWatch } from './database-watch';
+import { AttemptRecorder } from './delivery/attempts';
+import { CallbackSecrets } from './delivery/callback-secrets';
 import type { Deps } from './deps';
 import { createDomainMetrics } from './domain-metrics';
 import type { Env } from './env';
 import { createLogger, type Logger } from './log';
+import { MailLinkKey } from './mail/links';
 import { createMailer } from './mail/mailer';
-import { syncPlanPrices } from './modules/billing/payments';
+import { createPayments, syncPlanPrices } from './modules/billing/payments';
+import { createSlackConfig } from './modules/slack/slack-config';
 import { EventHub } from './realtime/event-hub';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
@@ -55,6 +59,11 @@ export async function createDeps(
     clock,
     mailer,
     storage,
+    attempts: new AttemptRecorder(sql),
+    callbackSecrets: new CallbackSecrets(),
+    mailLinkKey: new MailLinkKey(env),
+    payments: createPayments(env),
+    slack: createSlackConfig(env),
     credentials,
     orgFacts,
     events,

@@ -3,10 +3,15 @@ import type { CredentialCache } from './auth/credential-cache';
 import type { OrgFacts } from './caches/org-facts';
 import type { Clock } from './clock';
 import type { DatabaseWatch } from './database-watch';
+import type { AttemptRecorder } from './delivery/attempts';
+import type { CallbackSecrets } from './delivery/callback-secrets';
 import type { DomainMetrics } from './domain-metrics';
 import type { Env } from './env';
 import type { Logger } from './log';
+import type { MailLinkKey } from './mail/links';
 import type { Mailer } from './mail/mailer';
+import type { Payments } from './modules/billing/payments';
+import type { SlackConfig } from './modules/slack/slack-config';
 import type { EventHub } from './realtime/event-hub';
 import type { FileStorage } from './storage/storage';
 
@@ -21,6 +26,16 @@ export type Deps = {
   mailer: Mailer;
   /** Where attachment files live (see storage/storage.ts). */
   storage: FileStorage;
+  /** Delivery attempts, recorded in batches over this process's pool. */
+  attempts: AttemptRecorder;
+  /** Organizations' callback secrets, read again once a minute. */
+  callbackSecrets: CallbackSecrets;
+  /** The key mail links are signed with. */
+  mailLinkKey: MailLinkKey;
+  /** The payment provider's client (null: billing answers 503). */
+  payments: Payments | null;
+  /** Slack's configuration (null: Slack answers 503). */
+  slack: SlackConfig | null;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
   credentials?: CredentialCache;
   /** Which organizations have webhooks or push devices (absent: always fan out). */

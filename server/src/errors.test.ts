@@ -27,6 +27,7 @@ describe('error mapping', () => {
     expect(toJsonRpcError(AppError.notFound()).code).toBe(-32004);
     expect(toJsonRpcError(AppError.permissionDenied('items.write')).data).toEqual({
       error: 'permission denied',
+      code: 'permission_denied',
       required: 'items.write',
     });
     expect(toJsonRpcError(AppError.internal()).code).toBe(-32603);
@@ -35,7 +36,7 @@ describe('error mapping', () => {
   it('hides unknown errors behind a 500 without their message', () => {
     const error = toAppError(new Error('connection string with password'));
     expect(error.status).toBe(500);
-    expect(error.body).toEqual({ error: 'internal error' });
+    expect(error.body).toEqual({ error: 'internal error', code: 'internal_error' });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@beckon/contracts/errors';
+import { ERROR_CODES, type ErrorBody, type ErrorCode, type ErrorCodeOf } from '@beckon/contracts/errors';
 import { type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 
@@ -6,7 +6,8 @@ export type PlanLimit = { key: string; limit: number; current: number; upgrade_u
 
 /**
  * The one error type services throw. `status` and `body` are exactly what REST answers;
- * tRPC and JSON-RPC carry the same body (see toTrpcCode and toJsonRpcError).
+ * tRPC and JSON-RPC carry the same body (see toTrpcCode and toJsonRpcError). Every body has its
+ * stable `code` (contracts/src/errors.ts), and `error` the sentence.
  */
 export class AppError extends Error {
   constructor(
@@ -18,64 +19,80 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /** An error of `code` (its status from the table) with the sentence `error` and more fields. */
+  static of(code: ErrorCode, error: string, extra: Record<string, unknown> = {}) {
+    return new AppError(ERROR_CODES[code].status, { error, code, ...extra });
+  }
   static invalid(fields: Record<string, string>) {
-    return new AppError(400, { error: 'invalid request', fields });
+    return AppError.of('invalid_request', 'invalid request', { fields });
   }
   static unauthorized(challenge: string) {
-    return new AppError(401, { error: 'unauthorized' }, { 'www-authenticate': challenge });
+    return new AppError(
+      401,
+      { error: 'unauthorized', code: 'unauthorized' },
+      { 'www-authenticate': challenge },
+    );
   }
   static paymentRequired(limit: PlanLimit) {
-    return new AppError(402, { error: 'plan_limit_exceeded', ...limit });
+    return AppError.of('plan_limit_exceeded', 'plan_limit_exceeded', limit);
   }
   static permissionDenied(required: string) {
-    return new AppError(403, { error: 'permission denied', required });
+    return AppError.of('permission_denied', 'permission denied', { required });
   }
-  static forbidden(reason: string) {
-    return new AppError(403, { error: reason });
+  static forbidden(code: ErrorCodeOf<403>, reason: string) {
+    return AppError.of(code, reason);
   }
   static notFound() {
-    return new AppError(404, { error: 'not found' });
+    return AppError.of('not_found', 'not found');
   }
-  static conflict(reason: string, extra: Record<string, unknown> = {}) {
-    return new AppError(409, { error: reason, ...extra });
+  static conflict(code: ErrorCodeOf<409>, reason: string, extra: Record<string, unknown> = {}) {
+    return AppError.of(code, reason, extra);
   }
-  static gone(reason: string) {
-    return new AppError(410, { error: reason });
+  static gone(code: ErrorCodeOf<410>, reason: string) {
+    return AppError.of(code, reason);
   }
   static payloadTooLarge(limit: number) {
-    return new AppError(413, { error: 'payload too large', limit });
+    return AppError.of('payload_too_large', 'payload too large', { limit });
   }
   static unsupportedMediaType() {
-    return new AppError(415, { error: 'unsupported media type: send application/json' });
+    return AppError.of('unsupported_media_type', 'unsupported media type: send application/json');
   }
   static validationFailed(fields: Record<string, string>) {
-    return new AppError(422, { error: 'validation failed', fields });
+    return AppError.of('validation_failed', 'validation failed', { fields });
   }
   /** A 422 that is not about form fields (e.g. an idempotency key reused with another body). */
-  static validationFailedWith(reason: string) {
-    return new AppError(422, { error: reason });
+  static validationFailedWith(code: ErrorCodeOf<422>, reason: string) {
+    return AppError.of(code, reason);
   }
   /** `headers`: the RateLimit fields of the limit that was met (`rateLimitHeaders`, rate-limit/policy.ts). */
   static rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}) {
     return new AppError(
       429,
-      { error: 'rate limited' },
+      { error: 'rate limited', code: 'rate_limited' },
       { ...headers, 'retry-after': String(retryAfterSeconds) },
     );
   }
-  static unavailable(reason: string) {
-    return new AppError(503, { error: reason });
+  static unavailable(code: ErrorCodeOf<503>, reason: string) {
+    return AppError.of(code, reason);
   }
   /** The database cannot be reached: try again after `retryAfterSeconds` (database-watch.ts). */
   static databaseUnavailable(retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
-    return new AppError(503, { error: 'database unavailable' }, { 'retry-after': String(retryAfterSeconds) });
+    return new AppError(
+      503,
+      { error: 'database unavailable', code: 'database_unavailable' },
+      { 'retry-after': String(retryAfterSeconds) },
+    );
   }
   /** The attachment store (S3-compatible bucket) failed or cannot be reached (storage/s3-storage.ts). */
   static storageUnavailable() {
-    return new AppError(503, { error: 'storage unavailable' }, { 'retry-after': '5' });
+    return new AppError(
+      503,
+      { error: 'storage unavailable', code: 'storage_unavailable' },
+      { 'retry-after': '5' },
+    );
   }
   static internal() {
-    return new AppError(500, { error: 'internal error' });
+    return AppError.of('internal_error', 'internal error');
   }
 }
 

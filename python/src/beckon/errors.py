@@ -1,8 +1,9 @@
 """Every failed call raises a BeckonError carrying what the server answered.
 
 ``status`` and ``body`` are exactly the HTTP status and JSON body of the REST answer (see the
-Errors part of docs/api.md); ``error`` is the body's message, ``code`` its machine-readable code
-when the server sends one, ``details`` the rest of the body (``fields``, ``required``, ``key``...).
+Errors part of docs/api.md); ``error`` is the body's message, ``code`` its stable machine-readable
+code (the table in docs/api.md: switch on it, not on the message; None only when no server answered
+in the API's shape), ``details`` the rest of the body (``fields``, ``required``, ``key``...).
 """
 
 from __future__ import annotations

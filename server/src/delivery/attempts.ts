@@ -84,15 +84,3 @@ export class AttemptRecorder {
     }
   }
 }
-
-const recorders = new WeakMap<Sql, AttemptRecorder>();
-
-/** The recorder of a connection pool (one per process and pool). */
-export function attemptRecorder(sql: Sql): AttemptRecorder {
-  let recorder = recorders.get(sql);
-  if (!recorder) {
-    recorder = new AttemptRecorder(sql);
-    recorders.set(sql, recorder);
-  }
-  return recorder;
-}

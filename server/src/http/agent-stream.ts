@@ -66,7 +66,7 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
     const query = ZStreamQuery.safeParse(request.query);
     if (!query.success) throw AppError.invalid(fieldsFromZod(query.error.issues));
     const hub = deps.events;
-    if (!hub) throw AppError.unavailable('event stream unavailable');
+    if (!hub) throw AppError.unavailable('stream_unavailable', 'event stream unavailable');
     const header = request.headers['last-event-id'];
     const lastEventId = (typeof header === 'string' && header) || query.data.last_event_id;
     // A person's token always sees the organization's items; an agent's key its own by default,

@@ -113,7 +113,10 @@ export async function buildGateway(
     // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack
     // trace (reply-from has logged the cause already).
     onError: (reply) => {
-      reply.code(503).header('retry-after', '1').send({ error: 'service unavailable' });
+      reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ error: 'service unavailable', code: 'service_unavailable' });
     },
   };
   // WebSocket upgrades too (http-proxy reads this option; its typings do not list it).
@@ -155,7 +158,7 @@ export async function buildGateway(
         : {}),
     });
   }
-  app.get('/metrics', (_request, reply) => reply.code(404).send({ error: 'not found' }));
+  app.get('/metrics', (_request, reply) => reply.code(404).send({ error: 'not found', code: 'not_found' }));
   const index = path.join(webDist, 'index.html');
   const built = existsSync(index);
   if (built) {
@@ -175,7 +178,9 @@ export async function buildGateway(
   // The dashboard's own page under /auth: external sign-in lands on /auth/callback#token=….
   app.get('/auth/callback', (_request, reply) => dashboard(reply));
   app.setNotFoundHandler((request, reply) =>
-    request.method === 'GET' ? dashboard(reply) : reply.code(404).send({ error: 'not found' }),
+    request.method === 'GET'
+      ? dashboard(reply)
+      : reply.code(404).send({ error: 'not found', code: 'not_found' }),
   );
   return app;
 }

@@ -164,6 +164,6 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
       reply
         .code(405)
         .header('allow', 'POST')
-        .send({ error: 'method not allowed: use POST (events: GET /mcp/sse)' }),
+        .send({ error: 'method not allowed: use POST (events: GET /mcp/sse)', code: 'method_not_allowed' }),
   });
 }

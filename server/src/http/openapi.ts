@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@beckon/contracts/errors';
 import type { Meta } from '@beckon/contracts/meta';
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Env } from '../env';
@@ -9,19 +10,29 @@ type Schema = Record<string, unknown>;
 const str = { type: 'string' };
 const fieldsMap = { type: 'object', additionalProperties: str, description: 'field (JSON path) to message' };
 
+/** The stable codes of a schema's bodies (contracts/src/errors.ts, the table of docs/api.md). */
+const codeOf = (...statuses: number[]) => ({
+  type: 'string',
+  enum: Object.entries(ERROR_CODES)
+    .filter(([, { status }]) => statuses.length === 0 || statuses.includes(status))
+    .map(([code]) => code),
+  description: 'Stable machine-readable code (docs/api.md, Errors)',
+});
+
 /** The real error bodies (see errors.ts), documented in place of trpc-to-openapi's generic shape. */
 const ERROR_SCHEMAS: Record<string, Schema> = {
-  Error: { type: 'object', required: ['error'], properties: { error: str } },
+  Error: { type: 'object', required: ['error', 'code'], properties: { error: str, code: codeOf() } },
   InvalidRequest: {
     type: 'object',
-    required: ['error', 'fields'],
-    properties: { error: str, fields: fieldsMap },
+    required: ['error', 'code', 'fields'],
+    properties: { error: str, code: { const: 'invalid_request' }, fields: fieldsMap },
   },
   PlanLimitExceeded: {
     type: 'object',
-    required: ['error', 'key', 'limit', 'current', 'upgrade_url'],
+    required: ['error', 'code', 'key', 'limit', 'current', 'upgrade_url'],
     properties: {
       error: { const: 'plan_limit_exceeded' },
+      code: { const: 'plan_limit_exceeded' },
       key: str,
       limit: { type: 'integer' },
       current: { type: 'integer' },
@@ -30,19 +41,31 @@ const ERROR_SCHEMAS: Record<string, Schema> = {
   },
   PermissionDenied: {
     type: 'object',
-    required: ['error', 'required'],
-    properties: { error: { const: 'permission denied' }, required: str },
+    required: ['error', 'code', 'required'],
+    properties: {
+      error: { const: 'permission denied' },
+      code: { const: 'permission_denied' },
+      required: str,
+    },
   },
-  Conflict: { type: 'object', required: ['error'], properties: { error: str, status: str } },
+  Conflict: {
+    type: 'object',
+    required: ['error', 'code'],
+    properties: { error: str, code: codeOf(409), status: str },
+  },
   PayloadTooLarge: {
     type: 'object',
-    required: ['error', 'limit'],
-    properties: { error: str, limit: { type: 'integer' } },
+    required: ['error', 'code', 'limit'],
+    properties: { error: str, code: { const: 'payload_too_large' }, limit: { type: 'integer' } },
   },
   ValidationFailed: {
     type: 'object',
-    required: ['error', 'fields'],
-    properties: { error: { const: 'validation failed' }, fields: fieldsMap },
+    required: ['error', 'code', 'fields'],
+    properties: {
+      error: { const: 'validation failed' },
+      code: { const: 'validation_failed' },
+      fields: fieldsMap,
+    },
   },
 };
 

@@ -23,7 +23,7 @@ export function registerPaymentsWebhook(app: FastifyInstance, deps: Deps): void 
     );
     scope.post('/webhooks/payments', async (request) => {
       const { client, webhookSecret } = requirePayments(deps);
-      if (!webhookSecret) throw AppError.unavailable('billing is not configured');
+      if (!webhookSecret) throw AppError.unavailable('billing_not_configured', 'billing is not configured');
       const signature = request.headers['stripe-signature'];
       let event: Stripe.Event;
       try {

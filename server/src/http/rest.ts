@@ -1,47 +1,11 @@
-import type { Meta } from '@beckon/contracts/meta';
-import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
+import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import type { Context } from '../trpc/context';
 import { needsCredential } from '../trpc/procedures';
+import { restProcedures } from '../trpc/trpc-internals';
 
-/** How a tRPC v11 procedure is invoked (what its server-side caller does after the path lookup). */
-type Invoke = (opts: {
-  path: string;
-  ctx: Context;
-  type: 'query' | 'mutation';
-  getRawInput: () => Promise<unknown>;
-  signal: AbortSignal | undefined;
-  batchIndex: number;
-}) => Promise<unknown>;
-type RestProcedure = {
-  path: string;
-  meta: Meta & { openapi: NonNullable<Meta['openapi']> };
-  hasInput: boolean;
-  invoke: Invoke;
-  procedure: AnyTRPCProcedure;
-  type: 'query' | 'mutation';
-};
-
-/** Every procedure that declares an `openapi` route, with its dotted tRPC path. */
-export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
-  const found: RestProcedure[] = [];
-  for (const [path, procedure] of Object.entries(
-    router._def.procedures as Record<string, AnyTRPCProcedure>,
-  )) {
-    const meta = procedure._def.meta as Meta | undefined;
-    if (!meta?.openapi || meta.openapi.enabled === false) continue;
-    found.push({
-      path,
-      meta: meta as RestProcedure['meta'],
-      hasInput: procedure._def.inputs.length > 0,
-      invoke: procedure as unknown as Invoke,
-      procedure,
-      type: procedure._def.type as RestProcedure['type'],
-    });
-  }
-  return found;
-}
+export { restProcedures };
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

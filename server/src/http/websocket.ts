@@ -77,7 +77,11 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds:
       authenticated();
       const message = ZAuthMessage.safeParse(parseJson(raw.toString()));
       if (!message.success) {
-        send(socket, { type: 'error', error: 'the first message must be {"type":"auth","token":"..."}' });
+        send(socket, {
+          type: 'error',
+          error: 'the first message must be {"type":"auth","token":"..."}',
+          code: 'invalid_request',
+        });
         return socket.close(4400, 'bad auth message');
       }
       const { token } = message.data;
@@ -86,15 +90,20 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds:
       );
       // Not a credential that failed: the client must not take it for a sign-out.
       if (identity === 'unavailable') {
-        send(socket, { type: 'error', error: 'database unavailable' });
+        send(socket, { type: 'error', error: 'database unavailable', code: 'database_unavailable' });
         return socket.close(1013, 'database unavailable');
       }
       if (!identity) {
-        send(socket, { type: 'error', error: 'unauthorized' });
+        send(socket, { type: 'error', error: 'unauthorized', code: 'unauthorized' });
         return socket.close(4401, 'unauthorized');
       }
       if (!can(identity.permissions, 'items.read')) {
-        send(socket, { type: 'error', error: 'permission denied', required: 'items.read' });
+        send(socket, {
+          type: 'error',
+          error: 'permission denied',
+          code: 'permission_denied',
+          required: 'items.read',
+        });
         return socket.close(4403, 'permission denied');
       }
       if (!deps.events) return socket.close(1011, 'event stream unavailable');

@@ -1,19 +1,11 @@
 import type { JobHelpers } from 'graphile-worker';
-import { z } from 'zod';
-import { type DeliveryJob, ZDeliveryJob } from '../delivery/delivery-job';
+import type { z } from 'zod';
+import type { DeliveryJob } from '../delivery/delivery-job';
 import type { Deps } from '../deps';
+import { JOB_TASKS, type ZWebhookFirstAttempt } from '../job-tasks';
 import { alreadyAttempted, attemptDelivery } from './deliver';
 
-/** Enqueued with the change (followUps): the webhook and the stream event to deliver. */
-const ZFirstAttempt = z.object({
-  webhook_id: z.uuid(),
-  event_id: z.uuid(),
-  delivery_id: z.uuid(),
-  attempt: z.literal(1),
-});
-/** Scheduled by a failed attempt: the delivery as first sent (same body, same bytes). */
-const ZRetry = ZDeliveryJob.extend({ webhook_id: z.uuid() });
-
+/** Enqueued with the change (followUps): the webhook and the stream event to deliver (ZWebhookFirstAttempt). */
 type Webhook = { id: string; org_id: string; url: string; secret: string; active: boolean };
 type StreamEvent = {
   id: string;
@@ -24,7 +16,7 @@ type StreamEvent = {
 };
 
 /** The first attempt's delivery: the event as `{id, type, created_at, data: {item}}`. */
-async function firstDelivery(deps: Deps, hook: Webhook, job: z.infer<typeof ZFirstAttempt>) {
+async function firstDelivery(deps: Deps, hook: Webhook, job: z.infer<typeof ZWebhookFirstAttempt>) {
   const [event] = await deps.sql<StreamEvent[]>`
     select id, type, item_id, data, created_at from events where id = ${job.event_id}`;
   if (!event) return null;
@@ -43,7 +35,7 @@ async function firstDelivery(deps: Deps, hook: Webhook, job: z.infer<typeof ZFir
  * meanwhile gets nothing more; a 410 Gone disables it.
  */
 export async function deliverWebhook(deps: Deps, payload: unknown, helpers?: JobHelpers): Promise<void> {
-  const parsed = z.union([ZRetry, ZFirstAttempt]).parse(payload);
+  const parsed = JOB_TASKS.deliver_webhook.parse(payload);
   const [hook] = await deps.sql<Webhook[]>`
     select id, org_id, url, secret, active from webhooks where id = ${parsed.webhook_id}`;
   if (!hook?.active) return;

@@ -1,11 +1,12 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { attemptRecorder } from '../delivery/attempts';
+import type { z } from 'zod';
 import type { DeliveryJob } from '../delivery/delivery-job';
 import { type OutboundResult, postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
 import { addJob } from '../job-queue';
+import type { TaskPayload, ZWebhookRetry } from '../job-tasks';
 
 /** 15 attempts with delays doubling from the base (10 s) up to 6 h: about 24 h before giving up. */
 export const MAX_DELIVERY_ATTEMPTS = 15;
@@ -54,6 +55,11 @@ function logFailure(deps: Deps, job: DeliveryJob, kind: string, result: Outbound
   );
 }
 
+/** The task that makes the next attempt, and its payload (the delivery as first sent). */
+type RetryTarget =
+  | { task: 'deliver_callback'; retry: TaskPayload<'deliver_callback'> }
+  | { task: 'deliver_webhook'; retry: z.input<typeof ZWebhookRetry> };
+
 /**
  * One attempt of a delivery: POSTs the frozen body signed with `secret`, records the attempt,
  * and when it failed and may be retried, schedules the next attempt (same delivery id, `retry`
@@ -62,7 +68,7 @@ function logFailure(deps: Deps, job: DeliveryJob, kind: string, result: Outbound
 export async function attemptDelivery(
   deps: Deps,
   job: DeliveryJob,
-  target: { task: string; secret: string; webhookId: string | null; retry: object },
+  target: RetryTarget & { secret: string; webhookId: string | null },
   signal?: AbortSignal,
 ): Promise<OutboundResult> {
   const { sql, env } = deps;
@@ -104,7 +110,7 @@ export async function attemptDelivery(
   };
   // Delivered or given up: the record alone, batched with other jobs' records.
   if (!retry) {
-    await attemptRecorder(sql).record(record);
+    await deps.attempts.record(record);
     return result;
   }
   const runAt = new Date(

@@ -1,10 +1,8 @@
 import type { OnTimeout } from '@beckon/contracts/items/policies.contract';
-import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { JOB_TASKS } from '../job-tasks';
 import { type ActionInput, actOnItem } from '../modules/items/act-on-item';
-
-const ZExpireJob = z.object({ item_id: z.uuid() });
 
 /** What the item's timeout policy does at the deadline (none: expire, by the system). */
 function atDeadline(policy: OnTimeout | null): ActionInput {
@@ -24,7 +22,7 @@ function atDeadline(policy: OnTimeout | null): ActionInput {
  * policy), with its audit entry, event and callback. Anything else is left alone.
  */
 export async function expireItem(deps: Deps, payload: unknown): Promise<void> {
-  const { item_id } = ZExpireJob.parse(payload);
+  const { item_id } = JOB_TASKS.expire_item.parse(payload);
   const [item] = await deps.sql<{ org_id: string; on_timeout: OnTimeout | null }[]>`
     select org_id, on_timeout from items where id = ${item_id} and status = 'open' and deadline_at <= now()`;
   if (!item) return;

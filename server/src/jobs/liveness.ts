@@ -1,4 +1,5 @@
 import { dedicatedConnection, type Sql } from '@beckon/db';
+import { stalePools, wakeWorkers } from './graphile-internals';
 
 /**
  * Which worker pools are alive, so the jobs of a dead one are handed back within a minute
@@ -81,12 +82,7 @@ export async function holdLiveness(
 /** Unlocks the jobs of every dead pool (see above) and wakes the workers; returns their ids. */
 export async function unlockDeadWorkers(sql: Sql, { timeoutMs }: LivenessOptions): Promise<string[]> {
   const timeout = `${timeoutMs} milliseconds`;
-  const pools = await sql<{ locked_by: string }[]>`
-    select distinct j.locked_by from graphile_worker._private_jobs j
-      left join worker_heartbeats h on h.pool_id = j.locked_by
-     where j.locked_by is not null and j.locked_at < now() - ${timeout}::interval
-       and (h.seen_at is null or h.seen_at < now() - ${timeout}::interval)
-       and pg_postmaster_start_time() < now() - ${timeout}::interval`;
+  const pools = await stalePools(sql, timeout);
   const dead: string[] = [];
   if (pools.length === 0) return dead;
   const probe = await sql.reserve();
@@ -104,7 +100,7 @@ export async function unlockDeadWorkers(sql: Sql, { timeoutMs }: LivenessOptions
       dead.push(poolId);
     }
     // Workers take the released jobs at once rather than at their next poll.
-    if (dead.length) await probe`select pg_notify('jobs:insert', ${JSON.stringify({ count: 100 })})`;
+    if (dead.length) await wakeWorkers(probe);
   } finally {
     probe.release();
   }

@@ -1,12 +1,10 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { z } from 'zod';
 import type { Deps } from '../deps';
+import { JOB_TASKS } from '../job-tasks';
 import { type DigestItem, digestMail } from '../mail/digest-mail';
 import { mailRecipient } from '../mail/recipient';
 import { sendAndRecord } from './send-email';
-
-const ZDigestJob = z.object({ org_id: z.uuid(), user_id: z.uuid() });
 
 /** A digest names at most this many items; the rest are counted and linked to the inbox. */
 export const DIGEST_MAX_ITEMS = 50;
@@ -17,7 +15,7 @@ export const DIGEST_MAX_ITEMS = 50;
  * rest are counted. A person who left or turned mail off gets nothing and their entries go.
  */
 export async function sendEmailDigest(deps: Deps, payload: unknown, helpers: JobHelpers): Promise<void> {
-  const { org_id: orgId, user_id: userId } = ZDigestJob.parse(payload);
+  const { org_id: orgId, user_id: userId } = JOB_TASKS.send_email_digest.parse(payload);
   const { sql } = deps;
   const to = deps.mailer.configured ? await mailRecipient(sql, orgId, userId) : null;
   if (!to) {
@@ -34,7 +32,7 @@ export async function sendEmailDigest(deps: Deps, payload: unknown, helpers: Job
     const items = await tx<DigestItem[]>`
       select id, title, level, status from items where org_id = ${orgId} and id = any(${ids}::uuid[])
        order by id limit ${DIGEST_MAX_ITEMS}`;
-    const mail = await digestMail(deps.env, to, items, ids.length, deps.clock());
+    const mail = await digestMail(deps, to, items, ids.length, deps.clock());
     const delivery = { delivery_id: uuidv7(), org_id: orgId, item_id: null, event: 'email.digest' };
     await sendAndRecord(deps, delivery, mail, helpers);
   });

@@ -1,23 +1,13 @@
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { z } from 'zod';
-import { attemptRecorder } from '../delivery/attempts';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { JOB_TASKS } from '../job-tasks';
 import { itemMail } from '../mail/item-mail';
 import type { Mail, MailResult } from '../mail/mailer';
 import { mailRecipient } from '../mail/recipient';
-import { MAIL_REASONS } from '../modules/email/email-entries';
 import { findItem } from '../modules/items/item-queries';
 import { itemView } from '../modules/items/item-view';
-
-const ZSendEmailJob = z.object({
-  delivery_id: z.uuid(),
-  org_id: z.uuid(),
-  user_id: z.uuid(),
-  item_id: z.uuid(),
-  reason: z.enum(MAIL_REASONS),
-});
 
 type Delivery = { delivery_id: string; org_id: string; item_id: string | null; event: string };
 
@@ -35,7 +25,7 @@ export async function sendAndRecord(
 ): Promise<MailResult> {
   const started = performance.now();
   const result = await deps.mailer.deliver(mail);
-  await attemptRecorder(deps.sql).record({
+  await deps.attempts.record({
     id: uuidv7(),
     ...delivery,
     kind: 'email',
@@ -58,7 +48,7 @@ export async function sendAndRecord(
  * sent (a crash before completion) sends nothing more.
  */
 export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelpers): Promise<void> {
-  const job = ZSendEmailJob.parse(payload);
+  const job = JOB_TASKS.send_email.parse(payload);
   if (!deps.mailer.configured) return;
   if (helpers.job.attempts > 1) {
     const sent = await deps.sql`
@@ -73,7 +63,7 @@ export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelper
   });
   // Decided (or withdrawn, expired) before its mail went out: nothing left to tell.
   if (row?.status !== 'open') return;
-  const mail = await itemMail(deps.env, itemView(row), to, job.delivery_id, deps.clock(), job.reason);
+  const mail = await itemMail(deps, itemView(row), to, job.delivery_id, deps.clock(), job.reason);
   const delivery = {
     delivery_id: job.delivery_id,
     org_id: job.org_id,

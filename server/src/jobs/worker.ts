@@ -30,7 +30,9 @@ function inRequestContext(task: Task): Task {
 /** Every task of the queue; each validates its payload and is safe to run twice. */
 export function taskList(deps: Deps): TaskList {
   const list: TaskList = {};
-  for (const [name, task] of Object.entries(tasks(deps))) if (task) list[name] = inRequestContext(task);
+  // Each handler parses its payload with its JOB_TASKS entry: the wrapper hands on what it received.
+  for (const [name, task] of Object.entries(tasks(deps)))
+    if (task) list[name] = inRequestContext(task as Task);
   return list;
 }
 

@@ -31,7 +31,7 @@ type Checked =
 
 /** The checks every use of an answer link passes, in order: signature, expiry, single use, item, choice. */
 async function checkAnswerLink(deps: Deps, token: string): Promise<Checked> {
-  const claim = await verifyLink(deps.env, token);
+  const claim = await verifyLink(deps.mailLinkKey, token);
   if (!claim || (claim.k !== 'answer' && claim.k !== 'ack')) return { page: { kind: 'invalid' } };
   if (isExpired(claim, deps.clock())) return { page: { kind: 'expired' } };
   const row = await findItem(deps.sql, { orgId: claim.o }, claim.i).catch((error: unknown) => {
@@ -106,7 +106,7 @@ async function unsubscribeClaim(
   deps: Deps,
   token: string,
 ): Promise<{ page: LinkPage } | { claim: UnsubscribeClaim }> {
-  const claim = await verifyLink(deps.env, token);
+  const claim = await verifyLink(deps.mailLinkKey, token);
   if (claim?.k !== 'unsubscribe') return { page: { kind: 'invalid' } };
   if (isExpired(claim, deps.clock())) return { page: { kind: 'expired' } };
   return { claim };

@@ -1,6 +1,12 @@
 import type { ItemView } from '@beckon/contracts/items/item.contract';
-import type { Env } from '../env';
-import { itemPageUrl, type MailRecipient, mailFooterText, mailHtml, unsubscribeHeaders } from './item-mail';
+import {
+  itemPageUrl,
+  type MailDeps,
+  type MailRecipient,
+  mailFooterText,
+  mailHtml,
+  unsubscribeHeaders,
+} from './item-mail';
 import type { Mail } from './mailer';
 import { escapeHtml } from './markdown';
 
@@ -8,13 +14,14 @@ export type DigestItem = Pick<ItemView, 'id' | 'title' | 'level' | 'status'>;
 
 /** One mail listing the items a person's digest collected (at most the first `items`), with links. */
 export async function digestMail(
-  env: Env,
+  deps: MailDeps,
   to: MailRecipient,
   items: DigestItem[],
   total: number,
   now: Date,
 ): Promise<Mail> {
-  const unsubscribe = await unsubscribeHeaders(env, to, now);
+  const { env } = deps;
+  const unsubscribe = await unsubscribeHeaders(deps, to, now);
   const more = total - items.length;
   const line = (item: DigestItem) => `${item.level === 'info' ? '' : `[${item.level}] `}${item.title}`;
   const subject = `${total} new item${total === 1 ? '' : 's'} in ${to.orgName}`;

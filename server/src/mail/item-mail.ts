@@ -1,7 +1,7 @@
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Env } from '../env';
 import type { MailReason } from '../modules/email/email-entries';
-import { expiresAt, linkUrl, signLink, UNSUBSCRIBE_TTL_HOURS } from './links';
+import { expiresAt, linkUrl, type MailLinkKey, signLink, UNSUBSCRIBE_TTL_HOURS } from './links';
 import { mailChoices } from './mail-choices';
 import type { Mail } from './mailer';
 import { escapeHtml, markdownToHtml } from './markdown';
@@ -9,6 +9,9 @@ import { escapeHtml, markdownToHtml } from './markdown';
 /** Who a mail goes to, in which organization. */
 export type MailRecipient = { orgId: string; orgName: string; userId: string; email: string };
 export type MailedItem = Pick<ItemView, 'id' | 'title' | 'message' | 'level' | 'form' | 'status'>;
+
+/** What building a mail needs: the settings and the key its links are signed with. */
+export type MailDeps = { env: Env; mailLinkKey: MailLinkKey };
 
 type Button = { label: string; url: string };
 
@@ -22,8 +25,9 @@ const REASON_PREFIX: Record<MailReason, string> = {
 export const itemPageUrl = (env: Env, itemId: string) => `${env.APP_URL}/items/${itemId}`;
 
 /** The List-Unsubscribe pair (RFC 2369, RFC 8058): one POST turns this organization's mail off. */
-export async function unsubscribeHeaders(env: Env, to: MailRecipient, now: Date) {
-  const token = await signLink(env, {
+export async function unsubscribeHeaders(deps: MailDeps, to: MailRecipient, now: Date) {
+  const { env } = deps;
+  const token = await signLink(deps.mailLinkKey, {
     k: 'unsubscribe',
     o: to.orgId,
     u: to.userId,
@@ -41,7 +45,8 @@ export async function unsubscribeHeaders(env: Env, to: MailRecipient, now: Date)
 }
 
 /** The mail's buttons: one per choice of a simple form, Acknowledge without a form, else none. */
-async function buttons(env: Env, item: MailedItem, to: MailRecipient, nonce: string, now: Date) {
+async function buttons(deps: MailDeps, item: MailedItem, to: MailRecipient, nonce: string, now: Date) {
+  const { env } = deps;
   if (item.status !== 'open') return [];
   const base = {
     o: to.orgId,
@@ -52,14 +57,17 @@ async function buttons(env: Env, item: MailedItem, to: MailRecipient, nonce: str
   };
   if (!item.form) {
     return [
-      { label: 'Acknowledge', url: linkUrl(env, 'answer', await signLink(env, { k: 'ack', ...base })) },
+      {
+        label: 'Acknowledge',
+        url: linkUrl(env, 'answer', await signLink(deps.mailLinkKey, { k: 'ack', ...base })),
+      },
     ];
   }
   const choices = mailChoices(item.form) ?? [];
   return Promise.all(
     choices.map(async (choice, c) => ({
       label: choice.label,
-      url: linkUrl(env, 'answer', await signLink(env, { k: 'answer', ...base, c })),
+      url: linkUrl(env, 'answer', await signLink(deps.mailLinkKey, { k: 'answer', ...base, c })),
     })),
   );
 }
@@ -89,15 +97,16 @@ export const mailFooterText = (orgName: string, unsubscribeUrl: string) =>
  * a link to the item page, and the unsubscribe link in the headers and the footer.
  */
 export async function itemMail(
-  env: Env,
+  deps: MailDeps,
   item: MailedItem,
   to: MailRecipient,
   nonce: string,
   now: Date,
   reason: MailReason = 'created',
 ): Promise<Mail> {
-  const unsubscribe = await unsubscribeHeaders(env, to, now);
-  const actions = await buttons(env, item, to, nonce, now);
+  const { env } = deps;
+  const unsubscribe = await unsubscribeHeaders(deps, to, now);
+  const actions = await buttons(deps, item, to, nonce, now);
   const page = itemPageUrl(env, item.id);
   const level = item.level === 'info' ? '' : `[${item.level}] `;
   const text = [

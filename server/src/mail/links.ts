@@ -18,35 +18,38 @@ export type ItemClaim = Extract<LinkClaim, { k: 'answer' | 'ack' }>;
 /** Unsubscribing keeps working long after the mail (RFC 8058 asks it to). */
 export const UNSUBSCRIBE_TTL_HOURS = 24 * 365;
 
-const secrets = new WeakMap<Env, Promise<Buffer>>();
+/**
+ * The key of mail links: EMAIL_LINK_SECRET, else a key derived from the OAuth signing key (never
+ * that key itself), resolved on first use. One per process, made by createDeps (`deps.mailLinkKey`).
+ */
+export class MailLinkKey {
+  private secret: Promise<Buffer> | undefined;
 
-/** EMAIL_LINK_SECRET, else a key derived from the OAuth signing key (never that key itself). */
-function linkSecret(env: Env): Promise<Buffer> {
-  let secret = secrets.get(env);
-  if (!secret) {
-    secret = env.EMAIL_LINK_SECRET
-      ? Promise.resolve(Buffer.from(env.EMAIL_LINK_SECRET))
-      : resolveSigningKey(env).then((key) =>
+  constructor(private readonly env: Env) {}
+
+  get(): Promise<Buffer> {
+    this.secret ??= this.env.EMAIL_LINK_SECRET
+      ? Promise.resolve(Buffer.from(this.env.EMAIL_LINK_SECRET))
+      : resolveSigningKey(this.env).then((key) =>
           createHmac('sha256', key).update('beckon email links v1').digest(),
         );
-    secrets.set(env, secret);
+    return this.secret;
   }
-  return secret;
 }
 
 const mac = (secret: Buffer, payload: string) =>
   createHmac('sha256', secret).update(`v1.${payload}`).digest('base64url');
 
-export async function signLink(env: Env, claim: LinkClaim): Promise<string> {
+export async function signLink(key: MailLinkKey, claim: LinkClaim): Promise<string> {
   const payload = Buffer.from(JSON.stringify(claim)).toString('base64url');
-  return `${payload}.${mac(await linkSecret(env), payload)}`;
+  return `${payload}.${mac(await key.get(), payload)}`;
 }
 
 /** The claim of a link whose signature is ours, else null (expiry is the caller's to check). */
-export async function verifyLink(env: Env, token: string): Promise<LinkClaim | null> {
+export async function verifyLink(key: MailLinkKey, token: string): Promise<LinkClaim | null> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
-  const expected = Buffer.from(mac(await linkSecret(env), payload));
+  const expected = Buffer.from(mac(await key.get(), payload));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {

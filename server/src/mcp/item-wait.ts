@@ -1,8 +1,5 @@
 import type { Deps } from '../deps';
 
-/** The longest bounded wait of `service.ask` / `service.get` (under common MCP client timeouts). */
-export const MAX_WAIT_SECONDS = 50;
-
 /** Every this often, a waiting call with a progress token reports progress. */
 export const PROGRESS_EVERY_MS = 5_000;
 

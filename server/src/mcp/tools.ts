@@ -5,6 +5,7 @@ import {
   ZGateRequest,
   ZGateRequestInput,
 } from '@beckon/contracts/gate/gate.contract';
+import { ARGUMENT_TEXT, MAX_WAIT_SECONDS } from '@beckon/contracts/items/agent-arguments';
 import { ZAddCommentInput, ZComment } from '@beckon/contracts/items/comments.contract';
 import { ZForm } from '@beckon/contracts/items/form.contract';
 import {
@@ -17,7 +18,6 @@ import {
 } from '@beckon/contracts/items/item.contract';
 import { z } from 'zod';
 import type { createCaller } from '../app-router';
-import { MAX_WAIT_SECONDS } from './item-wait';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -66,15 +66,13 @@ const ZWaitSeconds = z
   .min(0)
   .max(MAX_WAIT_SECONDS)
   .optional()
-  .describe(
-    `Wait up to this many seconds (at most ${MAX_WAIT_SECONDS}) for a person's outcome; if none arrives in time the open item is returned: call service.get with its id and wait_seconds again`,
-  );
+  .describe(ARGUMENT_TEXT.wait_seconds);
 
 const itemFields = z.object({
-  message: ZItemFields.shape.message.describe('Longer text (plain text or Markdown)'),
-  level: ZItemFields.shape.level.describe('info, warning, error or success; default info'),
-  tags: ZItemFields.shape.tags.describe('Up to 20 short labels'),
-  metadata: ZItemFields.shape.metadata.describe('Any JSON object (≤ 16 KiB), returned as is'),
+  message: ZItemFields.shape.message.describe(ARGUMENT_TEXT.message),
+  level: ZItemFields.shape.level.describe(ARGUMENT_TEXT.level),
+  tags: ZItemFields.shape.tags.describe(ARGUMENT_TEXT.tags),
+  metadata: ZItemFields.shape.metadata.describe(ARGUMENT_TEXT.metadata),
 });
 const ZId = ZItemId.shape.id.describe('Item id (UUID)');
 
@@ -93,10 +91,10 @@ const askPolicies = z.object({
 });
 
 const ZNotifyArgs = z.strictObject({
-  title: ZItemFields.shape.title.unwrap().describe('Short headline people see first'),
+  title: ZItemFields.shape.title.unwrap().describe(ARGUMENT_TEXT.title),
   ...itemFields.shape,
   channel: ZName.optional().describe('Channel name (must exist)'),
-  priority: ZItemFields.shape.priority.describe('0 (lowest) to 4 (most urgent); default 2'),
+  priority: ZItemFields.shape.priority.describe(ARGUMENT_TEXT.priority),
   // Who should answer, and reminders and escalation while nobody does (assignment.contract.ts).
   assignees: ZItemFields.shape.assignees,
   escalation: ZItemFields.shape.escalation,
@@ -127,11 +125,9 @@ export const AGENT_TOOLS: AgentTool[] = [
     description:
       'Ask people a question with a form they fill in. Returns the created item; its status becomes "answered" with `response` holding the values. People take minutes or hours: run it as a task (tasks/result returns the answered item), or pass wait_seconds, or follow it with service.get, service.list, the event stream or callback_url.',
     input: ZNotifyArgs.extend({
-      form: ZForm.describe(
-        'Form: {id, fields:[{id, type: yesno|text|textarea|number|select|radio|multiselect|checkbox|date, label, required?, options?:[{value,label}]}]}',
-      ),
+      form: ZForm.describe(ARGUMENT_TEXT.form),
       ...askPolicies.shape,
-      callback_url: ZItemFields.shape.callback_url.describe('HTTPS URL that receives the signed outcome'),
+      callback_url: ZItemFields.shape.callback_url.describe(ARGUMENT_TEXT.callback_url),
       wait_seconds: ZWaitSeconds,
       ask_requester: z
         .boolean()
@@ -163,11 +159,9 @@ export const AGENT_TOOLS: AgentTool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     description: 'List items, pinned first then newest first. Returns {items, next_cursor}.',
     input: z.strictObject({
-      status: ZListItemsInput.shape.status.describe(
-        'open, answered, dismissed, archived, expired or withdrawn',
-      ),
+      status: ZListItemsInput.shape.status.describe(ARGUMENT_TEXT.status),
       channel: ZName.optional().describe('Channel name'),
-      limit: z.number().int().min(1).optional().describe('Page size, default 50, capped at 200'),
+      limit: z.number().int().min(1).optional().describe(ARGUMENT_TEXT.limit),
       cursor: ZListItemsInput.shape.cursor.describe('next_cursor of the previous page'),
       include_archived: z.boolean().optional(),
       include_snoozed: z.boolean().optional(),
@@ -217,7 +211,7 @@ export const AGENT_TOOLS: AgentTool[] = [
     output: ZComment,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     description: 'Add a comment to an item. Returns the comment.',
-    input: z.strictObject({ id: ZId, text: ZAddCommentInput.shape.body.describe('Comment text') }),
+    input: z.strictObject({ id: ZId, text: ZAddCommentInput.shape.body.describe(ARGUMENT_TEXT.comment) }),
     call: (caller, { id, text }) => caller.items.addComment({ id, body: text }),
   }),
   tool({

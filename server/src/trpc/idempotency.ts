@@ -100,11 +100,14 @@ export async function idempotent<T>(
       continue;
     }
     if (stored.request_hash !== hash)
-      throw AppError.validationFailedWith('idempotency key reused with a different request');
+      throw AppError.validationFailedWith(
+        'idempotency_key_reused',
+        'idempotency key reused with a different request',
+      );
     if (stored.response_status === null)
-      throw AppError.conflict('a request with this idempotency key is in progress');
+      throw AppError.conflict('request_in_progress', 'a request with this idempotency key is in progress');
     ctx.responseHeaders['idempotent-replayed'] = 'true';
     return stored.response_body as T;
   }
-  throw AppError.conflict('a request with this idempotency key is in progress');
+  throw AppError.conflict('request_in_progress', 'a request with this idempotency key is in progress');
 }

@@ -36,7 +36,11 @@ describe('procedure input and output parsing', () => {
     expect(await caller.claim({ name: 'free' })).toBe('free');
     for (let i = 0; i < 2; i++) {
       const refused = await failure(caller.claim({ name: 'taken' }));
-      expect(refused?.body).toEqual({ error: 'invalid request', fields: { name: 'already taken' } });
+      expect(refused?.body).toEqual({
+        error: 'invalid request',
+        code: 'invalid_request',
+        fields: { name: 'already taken' },
+      });
     }
     expect(await caller.claim({ name: 'also-free' })).toBe('also-free');
   });

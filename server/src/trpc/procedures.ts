@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import type { Context } from './context';
 import { idempotent } from './idempotency';
 import { publicProcedure } from './init';
+import { middlewareAnswer } from './trpc-internals';
 
 type ResolveIdentity = (ctx: Context, rawInput: () => Promise<unknown>) => Promise<Identity>;
 
@@ -29,12 +30,8 @@ const identifiedProcedure = (resolve: ResolveIdentity) =>
       if (!result.ok) throw result.error;
       return result.data;
     });
-    // A replay: the stored answer, as the procedure's own result would carry it (the marker is
-    // how tRPC recognises a middleware's result; trpc-internals.test.ts guards it).
-    return (
-      result ??
-      ({ ok: true, data, ctx: { identity }, marker: 'middlewareMarker' } as unknown as typeof result & {})
-    );
+    // A replay: the stored answer, as the procedure's own result would carry it.
+    return result ?? middlewareAnswer<typeof result & {}>(data, { identity });
   });
 
 /** Requires a live bearer credential (session, API key or OAuth access token): else 401. */
@@ -85,7 +82,7 @@ export const permissionProcedure = (permission: Permission) =>
  */
 export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.identity.source !== 'session' || ctx.identity.clientId) {
-    throw AppError.forbidden("this operation needs a signed-in user's session");
+    throw AppError.forbidden('session_required', "this operation needs a signed-in user's session");
   }
   return next();
 });

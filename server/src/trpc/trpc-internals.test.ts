@@ -1,11 +1,12 @@
-// Beckon relies on three things inside tRPC that are not its public API. Each is guarded here, so
-// an upgrade that changes one fails in CI with a message naming it, not at run time.
+// Beckon relies on three things inside tRPC that are not its public API (trpc-internals.ts and the
+// patch). Each is guarded here, so an upgrade that changes one fails in CI with a message naming
+// it, not at run time.
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { restProcedures } from '../http/rest';
 import type { Context } from './context';
 import { createCallerFactory, publicProcedure, router } from './init';
+import { middlewareAnswer, restProcedures } from './trpc-internals';
 
 const ctx = { deps: {}, responseHeaders: {} } as unknown as Context;
 
@@ -22,7 +23,7 @@ describe('tRPC internals Beckon depends on', () => {
     const found = restProcedures(testRouter);
     expect(
       found.map(({ path, type, hasInput }) => ({ path, type, hasInput })),
-      'router._def.procedures / procedure._def.{meta,inputs,type} changed: server/src/http/rest.ts must follow',
+      'router._def.procedures / procedure._def.{meta,inputs,type} changed: restProcedures in trpc/trpc-internals.ts must follow',
     ).toEqual([{ path: 'nested.get', type: 'query', hasInput: true }]);
     const output = await found[0]!.invoke({
       path: 'nested.get',
@@ -34,22 +35,20 @@ describe('tRPC internals Beckon depends on', () => {
     });
     expect(
       output,
-      'calling a procedure as a function (what the caller does) changed: see http/rest.ts',
+      'calling a procedure as a function (what the caller does) changed: see Invoke in trpc/trpc-internals.ts',
     ).toEqual({
       got: 'x',
     });
   });
 
   it("the Idempotency-Key replay: a middleware may answer without calling next, with tRPC's middleware marker", async () => {
-    const replaying = publicProcedure.use(
-      async () => ({ ok: true, data: { replayed: true }, ctx: {}, marker: 'middlewareMarker' }) as never,
-    );
+    const replaying = publicProcedure.use(async () => middlewareAnswer<never>({ replayed: true }, {}));
     const caller = createCallerFactory(router({ create: replaying.mutation(() => ({ replayed: false })) }))(
       ctx,
     );
     expect(
       await caller.create(),
-      "tRPC no longer accepts a middleware result marked 'middlewareMarker': trpc/procedures.ts must follow",
+      "tRPC no longer accepts a middleware result marked 'middlewareMarker': middlewareAnswer in trpc/trpc-internals.ts must follow",
     ).toEqual({ replayed: true });
   });
 

@@ -42,7 +42,11 @@ describe('agents', () => {
     const asMember = server.resource.as((await f.session(member.id, org.id)).token);
     const denied = await asMember.post('/api/admin/agents', { name: 'x' });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'agents.manage' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'agents.manage',
+    });
     expect((await asMember.get('/api/admin/agents')).status).toBe(403);
   });
 
@@ -149,11 +153,19 @@ describe('API keys', () => {
     const key = (await createKey(auth, agent.id)).body.key;
     const denied = await server.resource.as(key).get('/api/admin/agents');
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'agents.manage' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'agents.manage',
+    });
     const invite = await server.resource
       .as(key)
       .post('/api/admin/invitations', { kind: 'link', role_id: randomUUID() });
-    expect(invite.body).toEqual({ error: 'permission denied', required: 'users.invite' });
+    expect(invite.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'users.invite',
+    });
     expect(
       (await server.auth.as(key).post('/auth/api-keys', { agent_id: agent.id, label: 'x' })).status,
     ).toBe(403);
@@ -184,7 +196,11 @@ describe('API keys', () => {
     const asMember = server.auth.as((await f.session(member.id, org.id)).token);
     const denied = await createKey(asMember, agent.id);
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'agents.manage' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'agents.manage',
+    });
   });
 
   it('validates the body', async () => {

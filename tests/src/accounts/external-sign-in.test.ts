@@ -219,6 +219,7 @@ describe.each(IDPS)('%s', (idp) => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { client_state: expect.any(String) },
     });
   });
@@ -495,10 +496,10 @@ describe('configuration', () => {
     for (const idp of ['idp_b', 'idp_c'] as const) {
       const begin = await misconfigured.auth.get(`/auth/oauth/${idp}`, { redirect: 'manual' });
       expect(begin.status).toBe(404);
-      expect(begin.body).toEqual({ error: 'not found' });
+      expect(begin.body).toEqual({ error: 'not found', code: 'not_found' });
       const back = await callback(idp, { code: 'x', state: 'y' }, undefined, misconfigured);
       expect(back.status).toBe(404);
-      expect(back.body).toEqual({ error: 'not found' });
+      expect(back.body).toEqual({ error: 'not found', code: 'not_found' });
     }
   });
 
@@ -507,6 +508,6 @@ describe('configuration', () => {
     const { params } = fake.authorize(started.authorizationUrl, account());
     const res = await callback('idp_a', params, started.cookie, misconfigured);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'provider refused the code' });
+    expect(res.body).toEqual({ error: 'provider refused the code', code: 'sign_in_refused' });
   });
 });

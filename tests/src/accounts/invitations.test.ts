@@ -109,7 +109,11 @@ describe('invitations: admin side', () => {
       role_id: await roleId('viewer'),
     });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'users.invite' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'users.invite',
+    });
     expect((await member.get('/api/admin/invitations')).status).toBe(403);
 
     const admin = await as('admin');
@@ -118,7 +122,11 @@ describe('invitations: admin side', () => {
       role_id: await roleId('owner'),
     });
     expect(escalation.status).toBe(403);
-    expect(escalation.body).toEqual({ error: 'permission denied', required: 'org.delete' });
+    expect(escalation.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'org.delete',
+    });
     expect(
       (await admin.post('/api/admin/invitations', { kind: 'link', role_id: await roleId('admin') })).status,
     ).toBe(201);
@@ -140,7 +148,7 @@ describe('invitations: admin side', () => {
     const person = await invitee();
     const accept = await person.auth.post('/auth/invitations/accept', { code: invitation.code });
     expect(accept.status).toBe(410);
-    expect(accept.body).toEqual({ error: 'invitation revoked' });
+    expect(accept.body).toEqual({ error: 'invitation revoked', code: 'invitation_inactive' });
   });
 });
 
@@ -189,7 +197,10 @@ describe('invitations: the invitee', () => {
     const invitation = await invite(admin, { kind: 'email', email: 'right@example.test' });
     const wrong = await (await invitee()).auth.post('/auth/invitations/accept', { code: invitation.code });
     expect(wrong.status).toBe(403);
-    expect(wrong.body).toEqual({ error: 'this invitation is for another email address' });
+    expect(wrong.body).toEqual({
+      error: 'this invitation is for another email address',
+      code: 'other_email',
+    });
     const right = await invitee('right@example.test');
     expect((await right.auth.post('/auth/invitations/accept', { code: invitation.code })).status).toBe(200);
   });
@@ -222,7 +233,7 @@ describe('invitations: the invitee', () => {
     clock.advance(DAY + 1000);
     const res = await (await invitee()).auth.post('/auth/invitations/accept', { code: invitation.code });
     expect(res.status).toBe(410);
-    expect(res.body).toEqual({ error: 'invitation expired' });
+    expect(res.body).toEqual({ error: 'invitation expired', code: 'invitation_inactive' });
   });
 
   it('answers 402 max_seats when the organization is full (Free: 3 seats)', async () => {

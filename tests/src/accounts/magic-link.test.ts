@@ -197,7 +197,7 @@ describe('magic link by mail (real SMTP server)', () => {
     expect(new Set(answers.slice(0, 5).map((a) => JSON.stringify(a.body))).size).toBe(1);
     for (const refused of answers.slice(5)) {
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ error: 'rate limited' });
+      expect(refused.body).toEqual({ error: 'rate limited', code: 'rate_limited' });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(refused.headers.get('ratelimit-policy')).toBe('"sign_in_email";q=5;w=900');
     }

@@ -53,7 +53,7 @@ describe('sessions', () => {
   it('GET /auth/me without a valid token is a 401 with the challenge', async () => {
     const res = await server.auth.get('/auth/me');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'unauthorized' });
+    expect(res.body).toEqual({ error: 'unauthorized', code: 'unauthorized' });
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="beckon", resource_metadata=/);
     expect((await server.auth.as('not-a-token').get('/auth/me')).status).toBe(401);
   });
@@ -68,7 +68,10 @@ describe('sessions', () => {
       await agent.post('/auth/switch-org', { org_id: account.org.id }),
     ]) {
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: "this operation needs a signed-in user's session" });
+      expect(res.body).toEqual({
+        error: "this operation needs a signed-in user's session",
+        code: 'session_required',
+      });
     }
     expect((await agent.get<{ source: string }>('/auth/me')).body.source).toBe('api_key');
   });
@@ -117,7 +120,7 @@ describe('organizations', () => {
     expect((await me.post('/auth/orgs', { name: 'A', slug: 'taken-slug' })).status).toBe(201);
     const taken = await me.post('/auth/orgs', { name: 'B', slug: 'taken-slug' });
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ error: 'slug already taken' });
+    expect(taken.body).toEqual({ error: 'slug already taken', code: 'name_taken' });
     const bad = await me.post<{ fields: Record<string, string> }>('/auth/orgs', { name: '', slug: '-Bad-' });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.fields).sort()).toEqual(['name', 'slug']);
@@ -167,7 +170,7 @@ describe('organizations', () => {
     for (const orgId of [foreign.id, randomUUID()]) {
       const res = await me.post('/auth/switch-org', { org_id: orgId });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'not found' });
+      expect(res.body).toEqual({ error: 'not found', code: 'not_found' });
     }
     expect((await me.post('/auth/switch-org', { org_id: 'x' })).status).toBe(400);
   });

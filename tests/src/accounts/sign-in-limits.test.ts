@@ -23,7 +23,7 @@ const email = () => `limit-${randomUUID().slice(0, 8)}@example.test`;
 /** A client address of its own (the test client is on loopback, which TRUST_PROXY trusts by default). */
 let lastAddress = 0;
 const from = () => ({ 'x-forwarded-for': `203.0.113.${++lastAddress}` });
-const limitedBody = { error: 'rate limited' };
+const limitedBody = { error: 'rate limited', code: 'rate_limited' };
 
 describe('per-client-address limits of the authorization process', () => {
   it('limits magic links per address whatever the email, over REST and tRPC, before anything is stored', async () => {

@@ -35,7 +35,11 @@ describe('members', () => {
     expect(list.body.map((m) => m.user_id)).not.toContain(outsider.user.id);
     const denied = await viewer.api.get('/api/admin/users');
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'users.invite' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'users.invite',
+    });
   });
 
   it('changes a role, effective on the next request of every credential of the member', async () => {
@@ -74,6 +78,7 @@ describe('members', () => {
     expect(badRole.status).toBe(400);
     expect(badRole.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { role_id: 'no such role in this organization' },
     });
 
@@ -82,7 +87,11 @@ describe('members', () => {
       role_id: await role('owner'),
     });
     expect(promote.status).toBe(403);
-    expect(promote.body).toEqual({ error: 'permission denied', required: 'org.delete' });
+    expect(promote.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'org.delete',
+    });
     const demoteOwner = await admin.api.post(`/api/admin/users/${user.id}/role`, {
       role_id: await role('member'),
     });
@@ -97,7 +106,11 @@ describe('members', () => {
     const asViewer = await admin.api.post(`/api/admin/users/${colleague.id}/role`, {
       role_id: await role('viewer'),
     });
-    expect(asViewer.body).toEqual({ error: 'permission denied', required: 'users.change_role' });
+    expect(asViewer.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'users.change_role',
+    });
   });
 
   it('keeps at least one Owner, also against two concurrent demotions', async () => {
@@ -106,6 +119,7 @@ describe('members', () => {
     expect(only.status).toBe(409);
     expect(only.body).toEqual({
       error: 'the organization must keep an Owner: make another member Owner first',
+      code: 'last_owner',
     });
     expect((await owner.post(`/api/admin/users/${user.id}/deactivate`)).status).toBe(409);
 
@@ -170,7 +184,11 @@ describe('members', () => {
     const colleague = await join('viewer');
     const refused = await admin.api.post(`/api/admin/users/${user.id}/deactivate`);
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'permission denied', required: 'org.delete' });
+    expect(refused.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'org.delete',
+    });
     expect((await admin.api.post(`/api/admin/users/${colleague.id}/deactivate`)).status).toBe(200);
   });
 });
@@ -192,6 +210,7 @@ describe('organization', () => {
     });
     expect((await colleague.api.get('/api/admin/org')).body).toEqual({
       error: 'permission denied',
+      code: 'permission_denied',
       required: 'org.manage',
     });
 

@@ -54,7 +54,11 @@ describe('roles', () => {
     expect((await createRole(admin.api, { name: 'Items', permissions: ['items.*'] })).status).toBe(201);
     const orgWide = await createRole(admin.api, { name: 'Org', permissions: ['org.*'] });
     expect(orgWide.status).toBe(403);
-    expect(orgWide.body).toEqual({ error: 'permission denied', required: 'org.delete' });
+    expect(orgWide.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'org.delete',
+    });
     const freeForm = await createRole(admin.api, { name: 'Exports', permissions: ['reports.export'] });
     expect(freeForm.status).toBe(403);
     expect((await createRole(owner, { name: 'Exports', permissions: ['reports.export', '*'] })).status).toBe(
@@ -83,14 +87,18 @@ describe('roles', () => {
     expect(edited.body.permissions).toEqual(['items.read']);
     const refused = await writer.api.post('/api/items', { title: 'not any more' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'permission denied', required: 'items.write' });
+    expect(refused.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'items.write',
+    });
 
     const stranger = await org();
     expect((await stranger.owner.patch(`/api/admin/roles/${role.id}`, { name: 'x' })).status).toBe(404);
     const system = (await owner.get<Role[]>('/api/admin/roles')).body.find((r) => r.name === 'viewer')!;
     const editSystem = await owner.patch(`/api/admin/roles/${system.id}`, { permissions: ['*'] });
     expect(editSystem.status).toBe(403);
-    expect(editSystem.body).toEqual({ error: 'system roles cannot be edited' });
+    expect(editSystem.body).toEqual({ error: 'system roles cannot be edited', code: 'system_role' });
     expect((await owner.patch(`/api/admin/roles/${role.id}`, {})).status).toBe(400);
     const cleared = await owner.patch<Role & { description: string }>(`/api/admin/roles/${role.id}`, {
       description: '',
@@ -105,7 +113,11 @@ describe('roles', () => {
     const holder = await join({ id: role.id });
     const inUse = await owner.delete(`/api/admin/roles/${role.id}`);
     expect(inUse.status).toBe(409);
-    expect(inUse.body).toEqual({ error: 'the role has members: give them another role first', members: 1 });
+    expect(inUse.body).toEqual({
+      error: 'the role has members: give them another role first',
+      code: 'role_in_use',
+      members: 1,
+    });
 
     const viewer = (await owner.get<Role[]>('/api/admin/roles')).body.find((r) => r.name === 'viewer')!;
     await owner.post(`/api/admin/users/${holder.id}/role`, { role_id: viewer.id });
@@ -174,7 +186,11 @@ describe('teams', () => {
     expect((await outsider.owner.get(path)).status).toBe(404);
     expect((await outsider.owner.delete(`/api/admin/teams/${team.id}`)).status).toBe(404);
     const denied = await colleague.api.post(path, { user_id: colleague.id });
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'teams.manage_members' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'teams.manage_members',
+    });
 
     expect((await owner.delete(`${path}/${colleague.id}`)).status).toBe(200);
     expect((await owner.delete(`${path}/${colleague.id}`)).status).toBe(404);

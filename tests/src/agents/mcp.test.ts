@@ -253,13 +253,21 @@ describe('POST /mcp', () => {
     const { client } = await connect(key.token, '2025-03-26');
     const noForm = await mcpError(call(client, 'service.ask', { title: 'Q' }));
     expect(noForm.code).toBe(-32602);
-    expect(noForm.data).toMatchObject({ error: 'invalid request', fields: { form: expect.any(String) } });
+    expect(noForm.data).toMatchObject({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { form: expect.any(String) },
+    });
     const bad = await mcpError(call(client, 'service.notify', { priority: 9, colour: 'red' }));
     expect(bad.data).toMatchObject({
       fields: { title: expect.any(String), priority: expect.any(String), colour: 'unknown field' },
     });
     const unknownChannel = await mcpError(call(client, 'service.notify', { title: 'x', channel: 'nope' }));
-    expect(unknownChannel.data).toEqual({ error: 'invalid request', fields: { channel: 'unknown channel' } });
+    expect(unknownChannel.data).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { channel: 'unknown channel' },
+    });
     const unknownTool = await mcpError(call(client, 'service.delete_everything', {}));
     expect(unknownTool.code).toBe(-32602);
   });
@@ -271,7 +279,7 @@ describe('POST /mcp', () => {
     const { client: otherClient } = await connect(other.key.token, '2025-03-26');
     const theirs = payload<Item>(await call(otherClient, 'service.notify', { title: 'Theirs' }));
     const notFound = await mcpError(call(client, 'service.ack', { id: theirs.id }));
-    expect(notFound.data).toEqual({ error: 'not found' });
+    expect(notFound.data).toEqual({ error: 'not found', code: 'not_found' });
 
     const first = payload<Item>(
       await call(client, 'service.notify', { title: 'Once', idempotency_key: 'k-1' }),

@@ -90,7 +90,7 @@ describe('billing without payment configuration', () => {
       await unconfigured.resource.post('/webhooks/payments', {}),
     ]) {
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ error: 'billing is not configured' });
+      expect(res.body).toEqual({ error: 'billing is not configured', code: 'billing_not_configured' });
     }
     const [row] = await unconfigured.database.sql<{ code: string }[]>`
       select p.code from subscriptions s join plans p on p.id = s.plan_id where s.org_id = ${account.org.id}`;
@@ -231,12 +231,16 @@ describe('billing', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error: 'invalid request',
+        code: 'invalid_request',
         fields: { plan_id: 'not a plan that can be bought here' },
       });
     }
     const personal = await owner(true);
     const refused = await personal.api.post('/api/billing/checkout', { plan_id: plans.team });
-    expect(refused.body).toEqual({ error: 'a personal workspace stays on the Free plan' });
+    expect(refused.body).toEqual({
+      error: 'a personal workspace stays on the Free plan',
+      code: 'personal_workspace',
+    });
     // Even an event that says otherwise leaves a personal workspace on Free.
     const event = await sendEvent('customer.subscription.updated', subscriptionObject(personal.org.id));
     expect(event.status).toBe(200);
@@ -247,6 +251,7 @@ describe('billing', () => {
     const asAdmin = server.resource.as((await f.session(admin.id, org.id)).token);
     expect((await asAdmin.get('/api/billing/subscription')).body).toEqual({
       error: 'permission denied',
+      code: 'permission_denied',
       required: 'org.billing',
     });
   });
@@ -302,6 +307,7 @@ describe('billing', () => {
     expect(forged.status).toBe(400);
     expect(forged.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { signature: 'does not match the payment webhook secret' },
     });
     expect((await subscription(api)).plan.code).toBe('free');

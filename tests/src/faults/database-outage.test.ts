@@ -140,7 +140,7 @@ describe('a database outage under load', () => {
 
     // During the outage: 503 with Retry-After, within the bound; never a 500.
     expect(during.status).toBe(503);
-    expect(during.body).toEqual({ error: 'database unavailable' });
+    expect(during.body).toEqual({ error: 'database unavailable', code: 'database_unavailable' });
     expect(during.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(ready.status).toBe(503);
     expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);

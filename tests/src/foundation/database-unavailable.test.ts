@@ -52,7 +52,7 @@ describe('an unreachable database', () => {
   it('is a 503 with Retry-After over REST, not a 500', async () => {
     const response = await server.resource.post('/api/probe/database', {});
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ error: 'database unavailable' });
+    expect(response.body).toEqual({ error: 'database unavailable', code: 'database_unavailable' });
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
@@ -63,10 +63,13 @@ describe('an unreachable database', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(response.body.error.data.httpStatus).toBe(503);
-    expect(response.body.error.data.body).toEqual({ error: 'database unavailable' });
+    expect(response.body.error.data.body).toEqual({
+      error: 'database unavailable',
+      code: 'database_unavailable',
+    });
     const error = await refused`select 1`.catch((e: unknown) => e);
     const rpc = toJsonRpcError(toAppError(error));
-    expect(rpc.data).toEqual({ error: 'database unavailable' });
+    expect(rpc.data).toEqual({ error: 'database unavailable', code: 'database_unavailable' });
     expect(rpc.message).toBe('database unavailable');
   });
 

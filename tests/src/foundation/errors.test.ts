@@ -8,8 +8,8 @@ import { Factories, startTestServer, type TestServer } from '../harness';
 
 const thrown: Record<number, AppError> = {
   402: AppError.paymentRequired({ key: 'webhooks', limit: 1, current: 1, upgrade_url: 'http://app/billing' }),
-  409: AppError.conflict('item is not open', { status: 'answered' }),
-  410: AppError.gone('invitation expired'),
+  409: AppError.conflict('invalid_status', 'item is not open', { status: 'answered' }),
+  410: AppError.gone('invitation_inactive', 'invitation expired'),
   422: AppError.validationFailed({ approve: 'required' }),
   429: AppError.rateLimited(30),
 };
@@ -54,7 +54,11 @@ describe('REST error bodies', () => {
   it('400 for malformed JSON', async () => {
     const res = await server.resource.post('/api/probe/echo', '{"name": ', { raw: true });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'invalid request', fields: { body: 'malformed JSON' } });
+    expect(res.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { body: 'malformed JSON' },
+    });
   });
 
   it('400 naming each wrong field and each unknown one', async () => {
@@ -64,7 +68,7 @@ describe('REST error bodies', () => {
       colour: 'red',
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'invalid request' });
+    expect(res.body).toMatchObject({ error: 'invalid request', code: 'invalid_request' });
     const fields = (res.body as { fields: Record<string, string> }).fields;
     expect(Object.keys(fields).sort()).toEqual(['colour', 'count', 'name']);
     expect(fields.colour).toBe('unknown field');
@@ -78,7 +82,7 @@ describe('REST error bodies', () => {
   it('401 with the WWW-Authenticate challenge', async () => {
     const res = await server.resource.get('/api/me');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'unauthorized' });
+    expect(res.body).toEqual({ error: 'unauthorized', code: 'unauthorized' });
     expect(res.headers.get('www-authenticate')).toBe(
       'Bearer realm="beckon", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource"',
     );
@@ -87,7 +91,11 @@ describe('REST error bodies', () => {
   it('403 naming the missing permission', async () => {
     const res = await server.resource.post('/api/probe/guarded', {}, { token: viewerToken });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'permission denied', required: 'org.delete' });
+    expect(res.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'org.delete',
+    });
     const allowed = await server.resource.post('/api/probe/guarded', {}, { token: ownerToken });
     expect(allowed).toMatchObject({ status: 200, body: { ok: true } });
   });
@@ -96,7 +104,7 @@ describe('REST error bodies', () => {
     for (const path of ['/api/nothing-here', '/nothing-here']) {
       const res = await server.resource.get(path);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'not found' });
+      expect(res.body).toEqual({ error: 'not found', code: 'not_found' });
     }
   });
 
@@ -118,13 +126,13 @@ describe('REST error bodies', () => {
       pad: 'x'.repeat(1024 * 1024),
     });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: 'payload too large', limit: 1024 * 1024 });
+    expect(res.body).toEqual({ error: 'payload too large', code: 'payload_too_large', limit: 1024 * 1024 });
   });
 
   it('500 without internals', async () => {
     const res = await server.resource.post('/api/probe/fail/599', {});
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: 'internal error' });
+    expect(res.body).toEqual({ error: 'internal error', code: 'internal_error' });
   });
 
   it('415 for a body that is not JSON', async () => {
@@ -133,7 +141,10 @@ describe('REST error bodies', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ error: expect.stringContaining('unsupported media type') });
+    expect(res.body).toMatchObject({
+      error: expect.stringContaining('unsupported media type'),
+      code: 'unsupported_media_type',
+    });
   });
 });
 
@@ -146,7 +157,7 @@ describe('tRPC errors', () => {
     expect(error.message).toBe('item is not open');
     expect(error.data).toMatchObject({
       httpStatus: 409,
-      body: { error: 'item is not open', status: 'answered' },
+      body: { error: 'item is not open', code: 'invalid_status', status: 'answered' },
     });
   });
 
@@ -168,13 +179,17 @@ describe('tRPC errors', () => {
     const error = (res.body as { error: { message: string; data: Record<string, unknown> } }).error;
     expect(error.message).toBe('internal error');
     expect(error.data).not.toHaveProperty('stack');
-    expect(error.data.body).toEqual({ error: 'internal error' });
+    expect(error.data.body).toEqual({ error: 'internal error', code: 'internal_error' });
   });
 
   it('report invalid input with named fields', async () => {
     const res = await server.resource.post('/trpc/probe.echo', { name: 1, count: 1 });
     expect(res.status).toBe(400);
     const error = (res.body as { error: { data: { body: unknown } } }).error;
-    expect(error.data.body).toEqual({ error: 'invalid request', fields: { name: expect.any(String) } });
+    expect(error.data.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { name: expect.any(String) },
+    });
   });
 });

@@ -70,7 +70,9 @@ describe('OpenAPI document', () => {
       description: expect.any(String),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     });
-    expect(res.body.components.schemas.PermissionDenied).toMatchObject({ required: ['error', 'required'] });
+    expect(res.body.components.schemas.PermissionDenied).toMatchObject({
+      required: ['error', 'code', 'required'],
+    });
     expect(JSON.stringify(res.body)).not.toContain('"issues"');
   });
 });
@@ -98,7 +100,7 @@ describe('/ready follows the database', () => {
       await pg.stop();
       const down = await client.get('/ready');
       expect(down.status).toBe(503);
-      expect(down.body).toEqual({ error: 'database unavailable' });
+      expect(down.body).toEqual({ error: 'database unavailable', code: 'database_unavailable' });
       expect((await client.get('/health')).status).toBe(200);
       expect((await client.get('/metrics')).text).toContain('beckon_db_up 0');
 

@@ -45,7 +45,7 @@ describe('per-credential limit on /api, /trpc and /mcp', () => {
     }
     const refused = await api.get('/api/me');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: 'rate limited' });
+    expect(refused.body).toEqual({ error: 'rate limited', code: 'rate_limited' });
     expect(refused.headers.get('retry-after')).toBe('50');
     expect(refused.headers.get('ratelimit-limit')).toBe('5');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
@@ -62,7 +62,7 @@ describe('per-credential limit on /api, /trpc and /mcp', () => {
     expect(trpc.body.error.data).toMatchObject({
       code: 'TOO_MANY_REQUESTS',
       httpStatus: 429,
-      body: { error: 'rate limited' },
+      body: { error: 'rate limited', code: 'rate_limited' },
     });
     const batch = await api.get<unknown[]>('/trpc/identity.whoAmI,identity.whoAmI?batch=1&input={}');
     expect(batch.status).toBe(429);
@@ -102,7 +102,7 @@ describe('per-credential limit on /api, /trpc and /mcp', () => {
     expect(refused.body).toEqual({
       jsonrpc: '2.0',
       id: 6,
-      error: { code: -32029, message: 'rate limited', data: { error: 'rate limited' } },
+      error: { code: -32029, message: 'rate limited', data: { error: 'rate limited', code: 'rate_limited' } },
     });
     // The key is limited on REST too: one count per credential.
     expect((await mcp.get('/api/me')).status).toBe(429);

@@ -33,6 +33,7 @@ const FORM = { id: 'change', fields: [{ id: 'approve', type: 'yesno' as const, l
 const POLICY = { type: 'policy', id: null };
 const AGENT_REFUSED = {
   error: 'an agent may not answer an item collecting approvals (approvals.allow_agents is off)',
+  code: 'agent_may_not_answer',
 };
 
 const receivers = receiverPool();
@@ -127,6 +128,7 @@ describe('only people answer toward approvals', () => {
     const item = await ask(owner, { required: 1 });
     expect((await answer(owner, item.id, true)).body).toEqual({
       error: "the item's creator may not answer it",
+      code: 'creator_may_not_answer',
     });
     expect((await answer(ada.api, item.id, true)).body.status).toBe('answered');
   });
@@ -177,6 +179,7 @@ describe('the timeout policy of an item collecting approvals', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { on_timeout: expect.stringContaining('approvals.allow_timeout_answer') },
     });
     // Expiring or dismissing decides nothing: allowed.

@@ -65,6 +65,7 @@ describe('creating an item with approvals', () => {
       (await owner.post('/api/items', { title: 'q', ...body })).body;
     expect(await bad({ approvals: { required: 2 } })).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { approvals: 'needs a form' },
     });
     expect(await bad({ form: FORM, approvals: { required: 2, field: 'nope' } })).toMatchObject({
@@ -135,6 +136,7 @@ describe('answering an item with approvals', () => {
     ]);
     expect((await answer(a!.api, item.id, { approve: true })).body).toEqual({
       error: 'you have already answered this item',
+      code: 'already_answered',
       status: 'open',
     });
     // A rejection is recorded and does not close (any_rejection_closes is off).
@@ -158,6 +160,7 @@ describe('answering an item with approvals', () => {
     ]);
     expect((await answer(owner, item.id, { approve: true })).body).toEqual({
       error: 'cannot answer an item that is answered',
+      code: 'invalid_status',
       status: 'answered',
     });
     // One callback, for the outcome; the collecting answers are item.updated events.
@@ -177,6 +180,7 @@ describe('answering an item with approvals', () => {
     const item = await ask(owner, { required: 2, exclude_creator: true, any_rejection_closes: true });
     expect((await answer(owner, item.id, { approve: true })).body).toEqual({
       error: "the item's creator may not answer it",
+      code: 'creator_may_not_answer',
     });
     await answer(members[0]!.api, item.id, { approve: true });
     const rejected = await answer(members[1]!.api, item.id, { approve: false, why: 'risky' });
@@ -231,7 +235,11 @@ describe('answering an item with approvals', () => {
     expect(statuses).toEqual([200, 200, 200, 409, 409, 409, 409, 409, 409, 409]);
     expect(results.filter((r) => r.status === 200 && r.body.status === 'answered')).toHaveLength(1);
     for (const refused of results.filter((r) => r.status === 409)) {
-      expect(refused.body).toEqual({ error: 'cannot answer an item that is answered', status: 'answered' });
+      expect(refused.body).toEqual({
+        error: 'cannot answer an item that is answered',
+        code: 'invalid_status',
+        status: 'answered',
+      });
     }
     const final = (await owner.get<Item>(`/api/items/${item.id}`)).body;
     expect(final.status).toBe('answered');

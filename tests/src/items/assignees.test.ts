@@ -101,6 +101,7 @@ describe('assignees', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { 'assignees.0': 'unknown user', 'assignees.1': 'unknown team', 'assignees.2': 'unknown role' },
     });
     const twice = await create(owner.api, {

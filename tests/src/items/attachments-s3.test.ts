@@ -122,7 +122,7 @@ describe('attachments in a bucket', () => {
     const callsBefore = s3.calls.length;
     const over = await upload(owner, itemId, Buffer.alloc(10 * 1024 * 1024 + 1, 1));
     expect(over.status).toBe(413);
-    expect(over.body).toEqual({ error: 'payload too large', limit: 10485760 });
+    expect(over.body).toEqual({ error: 'payload too large', code: 'payload_too_large', limit: 10485760 });
     const body = await owner.post(`/api/items/${itemId}/attachments`, {
       filename: 'big.bin',
       content_type: 'application/octet-stream',
@@ -142,11 +142,14 @@ describe('attachments in a bucket', () => {
     try {
       const up = await upload(owner, itemId, Buffer.from('refused'));
       expect(up.status).toBe(503);
-      expect(up.body).toEqual({ error: 'storage unavailable' });
+      expect(up.body).toEqual({ error: 'storage unavailable', code: 'storage_unavailable' });
       expect(up.headers.get('retry-after')).toBe('5');
       const down = await download(first, itemId, kept.id);
       expect(down.status).toBe(503);
-      expect(JSON.parse(down.bytes.toString())).toEqual({ error: 'storage unavailable' });
+      expect(JSON.parse(down.bytes.toString())).toEqual({
+        error: 'storage unavailable',
+        code: 'storage_unavailable',
+      });
       expect(down.headers.get('retry-after')).toBe('5');
     } finally {
       s3.failWith(null);
@@ -195,10 +198,13 @@ describe('attachments in a bucket', () => {
 
       const up = await upload(client, itemId, Buffer.from('nowhere to go'));
       expect(up.status).toBe(503);
-      expect(up.body).toEqual({ error: 'storage unavailable' });
+      expect(up.body).toEqual({ error: 'storage unavailable', code: 'storage_unavailable' });
       const down = await download(cut, itemId, stored.id);
       expect(down.status).toBe(503);
-      expect(JSON.parse(down.bytes.toString())).toEqual({ error: 'storage unavailable' });
+      expect(JSON.parse(down.bytes.toString())).toEqual({
+        error: 'storage unavailable',
+        code: 'storage_unavailable',
+      });
       expect((await client.get<Attachment[]>(`/api/items/${itemId}/attachments`)).body).toEqual([stored]);
 
       const ready = await cut.resource.get('/ready');
@@ -263,7 +269,7 @@ describe('the S3 storage itself', () => {
     }
     await expect(store.put('org/kept', Readable.from(failing()), 1024 * 1024)).rejects.toMatchObject({
       status: 503,
-      body: { error: 'storage unavailable' },
+      body: { error: 'storage unavailable', code: 'storage_unavailable' },
     });
     await expect(store.put('org/new', Readable.from(failing()), 1024 * 1024)).rejects.toMatchObject({
       status: 503,

@@ -211,7 +211,7 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         expect(await stored(orgId, created.id)).toBeNull();
         const again = await owner.delete(`/api/items/${itemId}/attachments/${created.id}`);
         expect(again.status).toBe(404);
-        expect(again.body).toEqual({ error: 'not found' });
+        expect(again.body).toEqual({ error: 'not found', code: 'not_found' });
       });
 
       it('records an audit entry and an item.updated event for upload and delete', async () => {
@@ -249,7 +249,7 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         const before = await filesOf(orgId);
         const res = await upload(owner, itemId, { data: Buffer.alloc(10 * MiB + 1, 7).toString('base64') });
         expect(res.status).toBe(413);
-        expect(res.body).toEqual({ error: 'payload too large', limit: 10485760 });
+        expect(res.body).toEqual({ error: 'payload too large', code: 'payload_too_large', limit: 10485760 });
         expect(await filesOf(orgId)).toEqual(before);
         const list = await owner.get<Attachment[]>(`/api/items/${itemId}/attachments`);
         expect(list.body.map((a) => a.id)).toEqual([ok.body.id]);
@@ -259,7 +259,7 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         const itemId = await createItem();
         const res = await upload(owner, itemId, { data: 'A'.repeat(15 * MiB + 4) });
         expect(res.status).toBe(413);
-        expect(res.body).toEqual({ error: 'payload too large', limit: 10 * MiB });
+        expect(res.body).toEqual({ error: 'payload too large', code: 'payload_too_large', limit: 10 * MiB });
       });
 
       it.each([
@@ -285,7 +285,11 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         const itemId = await createItem();
         const res = await upload(owner, itemId, body);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: 'invalid request', fields: { [field]: expect.any(String) } });
+        expect(res.body).toEqual({
+          error: 'invalid request',
+          code: 'invalid_request',
+          fields: { [field]: expect.any(String) },
+        });
         expect((await owner.get(`/api/items/${itemId}/attachments`)).body).toEqual([]);
       });
 
@@ -305,7 +309,11 @@ export function attachmentsSuite(storage: StorageUnderTest) {
           size: 3,
         });
         expect(extra.status).toBe(400);
-        expect(extra.body).toEqual({ error: 'invalid request', fields: { size: 'unknown field' } });
+        expect(extra.body).toEqual({
+          error: 'invalid request',
+          code: 'invalid_request',
+          fields: { size: 'unknown field' },
+        });
       });
 
       it('answers 400 for ids that are not UUIDs, on the download route too', async () => {
@@ -322,10 +330,18 @@ export function attachmentsSuite(storage: StorageUnderTest) {
 
         const denied = await upload(viewer, itemId);
         expect(denied.status).toBe(403);
-        expect(denied.body).toEqual({ error: 'permission denied', required: 'items.write' });
+        expect(denied.body).toEqual({
+          error: 'permission denied',
+          code: 'permission_denied',
+          required: 'items.write',
+        });
         const notDeleted = await viewer.delete(`/api/items/${itemId}/attachments/${created.id}`);
         expect(notDeleted.status).toBe(403);
-        expect(notDeleted.body).toEqual({ error: 'permission denied', required: 'items.write' });
+        expect(notDeleted.body).toEqual({
+          error: 'permission denied',
+          code: 'permission_denied',
+          required: 'items.write',
+        });
 
         expect((await viewer.get<Attachment[]>(`/api/items/${itemId}/attachments`)).body).toEqual([created]);
         const got = await download(viewer, itemId, created.id);
@@ -343,10 +359,10 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         const down = await download(other, itemId, created.id);
         const del = await other.delete(`/api/items/${itemId}/attachments/${created.id}`);
         expect([list.status, up.status, down.status, del.status]).toEqual([404, 404, 404, 404]);
-        expect(list.body).toEqual({ error: 'not found' });
-        expect(up.body).toEqual({ error: 'not found' });
-        expect(JSON.parse(down.bytes.toString())).toEqual({ error: 'not found' });
-        expect(del.body).toEqual({ error: 'not found' });
+        expect(list.body).toEqual({ error: 'not found', code: 'not_found' });
+        expect(up.body).toEqual({ error: 'not found', code: 'not_found' });
+        expect(JSON.parse(down.bytes.toString())).toEqual({ error: 'not found', code: 'not_found' });
+        expect(del.body).toEqual({ error: 'not found', code: 'not_found' });
 
         expect((await owner.get(`/api/items/${itemId}/attachments`)).body).toEqual([created]);
         expect((await download(owner, itemId, created.id)).status).toBe(200);
@@ -375,7 +391,7 @@ export function attachmentsSuite(storage: StorageUnderTest) {
         for (const client of [null, server.resource.as('not-a-real-token')]) {
           const res = await download(client, itemId, created.id);
           expect(res.status).toBe(401);
-          expect(JSON.parse(res.bytes.toString())).toEqual({ error: 'unauthorized' });
+          expect(JSON.parse(res.bytes.toString())).toEqual({ error: 'unauthorized', code: 'unauthorized' });
           expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="beckon", resource_metadata=/);
         }
       });

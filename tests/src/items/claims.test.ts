@@ -41,6 +41,7 @@ describe('claims', () => {
     expect(taken.status).toBe(409);
     expect(taken.body).toEqual({
       error: 'item is claimed by someone else',
+      code: 'claimed',
       claimed_by: { type: 'user', id: alice.id },
     });
     // Claiming one's own claim again changes nothing.
@@ -49,7 +50,11 @@ describe('claims', () => {
     // Someone else's claim: refused to a member, allowed to an admin (org.manage).
     const refused = await bob.api.post(`/api/items/${item.id}/unclaim`);
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'permission denied', required: 'org.manage' });
+    expect(refused.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'org.manage',
+    });
     const released = await carol.api.post<ItemView>(`/api/items/${item.id}/unclaim`);
     expect(released.status).toBe(200);
     expect(released.body.claimed_by).toBeNull();
@@ -74,7 +79,11 @@ describe('claims', () => {
     await owner.api.post(`/api/items/${item.id}/dismiss`);
     const claim = await alice.api.post(`/api/items/${item.id}/claim`);
     expect(claim.status).toBe(409);
-    expect(claim.body).toEqual({ error: 'cannot claim an item that is dismissed', status: 'dismissed' });
+    expect(claim.body).toEqual({
+      error: 'cannot claim an item that is dismissed',
+      code: 'invalid_status',
+      status: 'dismissed',
+    });
     expect((await viewer.api.post(`/api/items/${item.id}/claim`)).status).toBe(403);
   });
 

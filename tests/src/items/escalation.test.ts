@@ -277,6 +277,7 @@ describe('policy defaults and validation', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { 'escalation.0.to.0': 'unknown team' },
     });
     const channel = await owner.api.post('/api/channels', {

@@ -36,7 +36,10 @@ describe('Idempotency-Key', () => {
     await post('key-2', { title: 'first body' });
     const res = await post('key-2', { title: 'second body' });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ error: 'idempotency key reused with a different request' });
+    expect(res.body).toEqual({
+      error: 'idempotency key reused with a different request',
+      code: 'idempotency_key_reused',
+    });
     expect(await count('second body')).toBe(0);
   });
 
@@ -54,7 +57,10 @@ describe('Idempotency-Key', () => {
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
     expect(statuses).toContain(201);
     for (const r of results.filter((r) => r.status === 409)) {
-      expect(r.body).toEqual({ error: 'a request with this idempotency key is in progress' });
+      expect(r.body).toEqual({
+        error: 'a request with this idempotency key is in progress',
+        code: 'request_in_progress',
+      });
     }
     expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.id)).size).toBe(1);
     expect(await count('raced')).toBe(1);
@@ -89,6 +95,7 @@ describe('Idempotency-Key', () => {
     expect(long.status).toBe(400);
     expect(long.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { 'Idempotency-Key': 'must be 1 to 255 characters' },
     });
   });

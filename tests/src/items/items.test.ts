@@ -1,3 +1,4 @@
+// Longer than 300 lines: each case checks its exact error body (the sentence and its code).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 
@@ -111,7 +112,10 @@ describe('create and get', () => {
   it('hides other organizations: unknown and foreign ids are 404', async () => {
     const item = await create();
     for (const client of [other]) {
-      expect((await client.get(`/api/items/${item.id}`)).body).toEqual({ error: 'not found' });
+      expect((await client.get(`/api/items/${item.id}`)).body).toEqual({
+        error: 'not found',
+        code: 'not_found',
+      });
       expect((await client.post(`/api/items/${item.id}/dismiss`)).status).toBe(404);
       expect((await client.patch(`/api/items/${item.id}`, { title: 'mine now' })).status).toBe(404);
     }
@@ -127,9 +131,14 @@ describe('create and get', () => {
     expect((await viewer.get(`/api/items/${item.id}`)).status).toBe(200);
     const denied = await viewer.post('/api/items', { title: 'x' });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'items.write' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'items.write',
+    });
     expect((await viewer.post(`/api/items/${item.id}/archive`)).body).toEqual({
       error: 'permission denied',
+      code: 'permission_denied',
       required: 'items.archive',
     });
   });
@@ -153,7 +162,11 @@ describe('status machine', () => {
     for (const body of [{}, { values: ['yes'] }, { values: 'yes' }]) {
       const wrong = await owner.post(`/api/items/${item.id}/answer`, body);
       expect(wrong.status, JSON.stringify(body)).toBe(400);
-      expect(wrong.body).toEqual({ error: 'invalid request', fields: { values: expect.any(String) } });
+      expect(wrong.body).toEqual({
+        error: 'invalid request',
+        code: 'invalid_request',
+        fields: { values: expect.any(String) },
+      });
     }
 
     const ok = await owner.post<Item>(`/api/items/${item.id}/answer`, {
@@ -166,7 +179,11 @@ describe('status machine', () => {
 
     const again = await owner.post(`/api/items/${item.id}/answer`, { values: { approve: true } });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ error: 'cannot answer an item that is answered', status: 'answered' });
+    expect(again.body).toEqual({
+      error: 'cannot answer an item that is answered',
+      code: 'invalid_status',
+      status: 'answered',
+    });
   });
 
   it('refuses to answer an item without a form', async () => {
@@ -186,6 +203,7 @@ describe('status machine', () => {
     expect(archived.body.archived_at).not.toBeNull();
     expect((await owner.post(`/api/items/${item.id}/archive`)).body).toEqual({
       error: 'cannot archive an item that is archived',
+      code: 'invalid_status',
       status: 'archived',
     });
     expect((await owner.post(`/api/items/${item.id}/ack`)).status).toBe(409);
@@ -198,6 +216,7 @@ describe('status machine', () => {
     expect((await owner.post<Item>(`/api/items/${item.id}/withdraw`)).body.status).toBe('withdrawn');
     expect((await owner.post(`/api/items/${item.id}/dismiss`)).body).toEqual({
       error: 'cannot dismiss an item that is withdrawn',
+      code: 'invalid_status',
       status: 'withdrawn',
     });
     expect((await owner.post<Item>(`/api/items/${item.id}/restore`)).body.status).toBe('open');
@@ -246,7 +265,11 @@ describe('snooze', () => {
     const item = await create({ title: 'snooze me' });
     const past = await owner.post(`/api/items/${item.id}/snooze`, { until: '2020-01-01T00:00:00Z' });
     expect(past.status).toBe(400);
-    expect(past.body).toEqual({ error: 'invalid request', fields: { until: 'must be in the future' } });
+    expect(past.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { until: 'must be in the future' },
+    });
     const until = new Date(Date.now() + 3600_000).toISOString();
     const snoozed = await owner.post<Item>(`/api/items/${item.id}/snooze`, { until });
     expect(snoozed.body.snoozed_until).toBe(until);

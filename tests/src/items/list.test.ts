@@ -64,6 +64,7 @@ describe('GET /api/items', () => {
     }
     expect((await client.get('/api/items?cursor=garbage')).body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { cursor: 'invalid cursor' },
     });
   });

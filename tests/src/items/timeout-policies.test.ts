@@ -65,6 +65,7 @@ describe('creating an item with on_timeout', () => {
 
     expect((await bad({ on_timeout: { action: 'answer', values: { ok: 'maybe', nope: 1 } } })).body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { 'on_timeout.values.ok': expect.any(String), 'on_timeout.values.nope': 'unknown field' },
     });
     expect((await bad({ on_timeout: { action: 'answer', values: { note: 'x' } } })).body).toMatchObject({
@@ -77,7 +78,7 @@ describe('creating an item with on_timeout', () => {
     expect(unknownAction.status).toBe(400);
     expect(Object.keys((unknownAction.body as { fields: object }).fields)).toEqual(['on_timeout.action']);
     expect((await person.post('/api/items', { title: 'q', on_timeout: { action: 'dismiss' } })).body).toEqual(
-      { error: 'invalid request', fields: { on_timeout: 'needs deadline_at' } },
+      { error: 'invalid request', code: 'invalid_request', fields: { on_timeout: 'needs deadline_at' } },
     );
     expect(
       (
@@ -87,7 +88,11 @@ describe('creating an item with on_timeout', () => {
           on_timeout: { action: 'answer', values: {} },
         })
       ).body,
-    ).toEqual({ error: 'invalid request', fields: { on_timeout: 'answering needs a form' } });
+    ).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { on_timeout: 'answering needs a form' },
+    });
 
     const created = await bad({ on_timeout: { action: 'answer', values: { ok: false } } });
     expect(created.status).toBe(201);

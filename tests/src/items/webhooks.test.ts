@@ -198,6 +198,7 @@ describe('outbound webhooks', () => {
     const member = server.resource.as((await f.session(user.id, org.id)).token);
     expect((await member.get('/api/webhooks')).body).toEqual({
       error: 'permission denied',
+      code: 'permission_denied',
       required: 'webhooks.manage',
     });
     const stranger = (await owner()).api;

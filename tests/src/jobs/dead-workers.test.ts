@@ -197,7 +197,7 @@ describe('a callback job whose worker died mid-run', () => {
       delivery_id: randomUUID(),
       org_id: account.org.id,
       item_id: item.id,
-      event: 'item.answered',
+      event: 'item.answered' as const,
       url: `${url}/cb`,
       body: '{"status":"answered"}',
       attempt: 1,

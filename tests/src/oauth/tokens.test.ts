@@ -46,7 +46,7 @@ describe('discovery', () => {
     const challenge = `Bearer realm="beckon", resource_metadata="${resourceUrl}/.well-known/oauth-protected-resource"`;
     for (const response of [api, mcp]) {
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ error: 'unauthorized' });
+      expect(response.body).toEqual({ error: 'unauthorized', code: 'unauthorized' });
       expect(response.headers.get('www-authenticate')).toBe(challenge);
     }
     const bad = await server.resource.as('not-a-token').post('/mcp', listTools(), { headers: mcpHeaders });
@@ -251,7 +251,11 @@ describe('tokens', () => {
     expect((await api.get('/api/items')).status).toBe(200);
     const refused = await api.post('/api/items', { title: 'no' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'permission denied', required: 'items.write' });
+    expect(refused.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'items.write',
+    });
     expect((await api.get('/api/me')).body).toMatchObject({ permissions: ['items.read'] });
   });
 

@@ -135,7 +135,7 @@ describe('a client generated from the document (openapi-typescript + openapi-fet
     expect(result).toMatchObject({
       status: 'answered',
       response: { ok: true },
-      missing: { status: 404, error: { error: 'not found' } },
+      missing: { status: 404, error: { error: 'not found', code: 'not_found' } },
     });
     const item = await person.get<{ title: string; status: string }>(`/api/items/${result.id}`);
     expect(item.body).toMatchObject({ title: 'Asked by a generated client', status: 'answered' });

@@ -163,7 +163,11 @@ describe('GET /api/audit', () => {
     for (const client of [member, viewer]) {
       const denied = await client.get('/api/audit');
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ error: 'permission denied', required: 'audit.read' });
+      expect(denied.body).toEqual({
+        error: 'permission denied',
+        code: 'permission_denied',
+        required: 'audit.read',
+      });
     }
     expect((await server.resource.get('/api/audit')).status).toBe(401);
   });

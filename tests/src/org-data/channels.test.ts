@@ -51,7 +51,7 @@ describe('channels', () => {
     expect((await owner.post('/api/channels', { name: 'dup', mode: 'open' })).status).toBe(201);
     const again = await owner.post('/api/channels', { name: 'dup', mode: 'restricted' });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ error: 'channel name already exists' });
+    expect(again.body).toEqual({ error: 'channel name already exists', code: 'name_taken' });
     expect((await other.post('/api/channels', { name: 'dup', mode: 'open' })).status).toBe(201);
   });
 
@@ -84,7 +84,11 @@ describe('channels', () => {
     for (const client of [member, viewer]) {
       const denied = await client.post('/api/channels', { name: 'nope', mode: 'open' });
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ error: 'permission denied', required: 'channels.create' });
+      expect(denied.body).toEqual({
+        error: 'permission denied',
+        code: 'permission_denied',
+        required: 'channels.create',
+      });
     }
     expect(await names(owner)).not.toContain('nope');
     expect((await member.get('/api/channels')).status).toBe(200);
@@ -96,7 +100,11 @@ describe('channels', () => {
     expect(await names(other)).not.toContain('private-one');
     const foreign = await other.post('/api/items', { title: 'x', channel_id: mine.body.id });
     expect(foreign.status).toBe(400);
-    expect(foreign.body).toEqual({ error: 'invalid request', fields: { channel_id: 'unknown channel' } });
+    expect(foreign.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { channel_id: 'unknown channel' },
+    });
   });
 
   it('records the creation in the audit log', async () => {

@@ -30,7 +30,11 @@ describe('inbound webhooks', () => {
     expect(list.body.map((h) => h.name)).toContain('github');
     expect(list.text).not.toContain(hook.token);
     const denied = await callers.member.post('/api/inbound-webhooks', { name: 'x' });
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'webhooks.manage' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'webhooks.manage',
+    });
     expect((await callers.other.get<unknown[]>('/api/inbound-webhooks')).body).toEqual([]);
   });
 
@@ -84,7 +88,11 @@ describe('inbound webhooks', () => {
     expect((await deliver(hook.token, { title: 'last one' })).status).toBe(201);
     const refused = await deliver(hook.token, { title: 'one too many' });
     expect(refused.status).toBe(402);
-    expect(refused.body).toMatchObject({ error: 'plan_limit_exceeded', key: 'monthly_notifications' });
+    expect(refused.body).toMatchObject({
+      error: 'plan_limit_exceeded',
+      code: 'plan_limit_exceeded',
+      key: 'monthly_notifications',
+    });
   });
 });
 

@@ -78,9 +78,17 @@ describe('settings', () => {
 
     const missing = await owner.put('/api/settings/x', {});
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ error: 'invalid request', fields: { value: 'Required' } });
+    expect(missing.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { value: 'Required' },
+    });
     const unknown = await owner.put('/api/settings/x', { value: 1, valeu: 2 });
-    expect(unknown.body).toEqual({ error: 'invalid request', fields: { valeu: 'unknown field' } });
+    expect(unknown.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { valeu: 'unknown field' },
+    });
 
     // 16 KiB serialized is the limit: the JSON string "aaa…" is the length plus two quotes.
     expect((await owner.put('/api/settings/big', { value: 'a'.repeat(16 * 1024 - 2) })).status).toBe(200);
@@ -88,6 +96,7 @@ describe('settings', () => {
     expect(tooBig.status).toBe(400);
     expect(tooBig.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { value: 'must be at most 16384 bytes as JSON' },
     });
     const big = (await owner.get<Setting[]>('/api/settings')).body.find((s) => s.key === 'big');
@@ -100,7 +109,11 @@ describe('settings', () => {
     for (const client of [member, viewer]) {
       const denied = await client.put('/api/settings/ui.theme', { value: 'light' });
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ error: 'permission denied', required: 'org.manage' });
+      expect(denied.body).toEqual({
+        error: 'permission denied',
+        code: 'permission_denied',
+        required: 'org.manage',
+      });
       expect((await client.get('/api/settings')).status).toBe(200);
     }
     const theme = (await owner.get<Setting[]>('/api/settings')).body.find((s) => s.key === 'ui.theme');

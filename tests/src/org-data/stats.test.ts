@@ -141,7 +141,11 @@ describe('GET /api/stats', () => {
     const auditor = server.resource.as((await f.session(user.id, orgId)).token);
     const denied = await auditor.get('/api/stats');
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'permission denied', required: 'items.read' });
+    expect(denied.body).toEqual({
+      error: 'permission denied',
+      code: 'permission_denied',
+      required: 'items.read',
+    });
     expect((await server.resource.get('/api/stats')).status).toBe(401);
   });
 });

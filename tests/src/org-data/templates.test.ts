@@ -1,3 +1,4 @@
+// Longer than 300 lines: each case checks its exact error body (the sentence and its code).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 
@@ -161,16 +162,32 @@ describe('templates', () => {
   it('refuses an unknown template, and a template and request without a title', async () => {
     const unknown = await owner.post('/api/items', { template: 'nope', title: 'x' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual({ error: 'invalid request', fields: { template: 'unknown template' } });
+    expect(unknown.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { template: 'unknown template' },
+    });
     const noTitle = await owner.post('/api/items', { template: 'bare' });
     expect(noTitle.status).toBe(400);
-    expect(noTitle.body).toEqual({ error: 'invalid request', fields: { title: 'Required' } });
+    expect(noTitle.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { title: 'Required' },
+    });
     const neither = await owner.post('/api/items', { level: 'info' });
-    expect(neither.body).toEqual({ error: 'invalid request', fields: { title: 'Required' } });
+    expect(neither.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { title: 'Required' },
+    });
     // A template of another organization is unknown here.
     await upsert({ name: 'theirs', fields: { title: 'Theirs' } }, other);
     const foreign = await owner.post('/api/items', { template: 'theirs' });
-    expect(foreign.body).toEqual({ error: 'invalid request', fields: { template: 'unknown template' } });
+    expect(foreign.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { template: 'unknown template' },
+    });
   });
 
   it('replaces a template posted again under the same name (200, same id)', async () => {
@@ -234,6 +251,7 @@ describe('templates', () => {
     });
     expect(foreignChannel.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { 'fields.channel_id': 'unknown channel' },
     });
     const names = (await owner.get<Template[]>('/api/templates')).body.map((t) => t.name);
@@ -248,7 +266,7 @@ describe('templates', () => {
     expect(deleted.body).toEqual(created);
     const again = await owner.delete('/api/templates/short-lived');
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ error: 'not found' });
+    expect(again.body).toEqual({ error: 'not found', code: 'not_found' });
     expect((await owner.post('/api/items', { template: 'short-lived' })).status).toBe(400);
   });
 
@@ -256,9 +274,17 @@ describe('templates', () => {
     for (const client of [member, viewer]) {
       const create = await client.post('/api/templates', { name: 'denied', fields: {} });
       expect(create.status).toBe(403);
-      expect(create.body).toEqual({ error: 'permission denied', required: 'channels.manage' });
+      expect(create.body).toEqual({
+        error: 'permission denied',
+        code: 'permission_denied',
+        required: 'channels.manage',
+      });
       const del = await client.delete('/api/templates/deploy-approval');
-      expect(del.body).toEqual({ error: 'permission denied', required: 'channels.manage' });
+      expect(del.body).toEqual({
+        error: 'permission denied',
+        code: 'permission_denied',
+        required: 'channels.manage',
+      });
       expect((await client.get('/api/templates')).status).toBe(200);
     }
     const names = (await owner.get<Template[]>('/api/templates')).body.map((t) => t.name);

@@ -165,6 +165,7 @@ describe('preferences', () => {
     const foreign = await api.put('/api/me/preferences', { muted_channels: [theirs.id] });
     expect(foreign.body).toEqual({
       error: 'invalid request',
+      code: 'invalid_request',
       fields: { 'muted_channels.0': 'unknown channel' },
     });
     await elsewhere.put('/api/me/preferences', { muted_channels: [theirs.id] });

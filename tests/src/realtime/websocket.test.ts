@@ -66,7 +66,7 @@ describe('GET /api/ws', () => {
     expect(bad.messages[0]?.type).toBe('error');
     const unknown = await open({ type: 'auth', token: 'nope' });
     expect((await unknown.closed).code).toBe(4401);
-    expect(unknown.messages[0]).toEqual({ type: 'error', error: 'unauthorized' });
+    expect(unknown.messages[0]).toEqual({ type: 'error', error: 'unauthorized', code: 'unauthorized' });
   });
 
   it('never takes the token from the URL', async () => {

@@ -246,7 +246,7 @@ describe('beckon mcp', () => {
         .callTool({ name: 'service.ack', arguments: { id: '00000000-0000-7000-8000-000000000000' } })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(McpError);
-      expect(error).toMatchObject({ code: -32004, data: { error: 'not found' } });
+      expect(error).toMatchObject({ code: -32004, data: { error: 'not found', code: 'not_found' } });
 
       // Tasks pass through: asked as a task, answered by a person, the result fetched.
       expect(client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });

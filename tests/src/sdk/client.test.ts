@@ -95,7 +95,7 @@ describe('typed errors', () => {
       .list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
-    expect(error).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
+    expect(error).toMatchObject({ status: 401, body: { error: 'unauthorized', code: 'unauthorized' } });
   });
 
   it('403: PermissionDeniedError names the missing permission', async () => {
@@ -210,7 +210,7 @@ describe('retries and Idempotency-Key', () => {
     expect(await countItems(org.id, 'Keyed')).toBe(1);
     await expect(beckon.notify({ title: 'Other' }, { idempotencyKey })).rejects.toMatchObject({
       status: 422,
-      body: { error: 'idempotency key reused with a different request' },
+      body: { error: 'idempotency key reused with a different request', code: 'idempotency_key_reused' },
     });
   });
 });

@@ -40,6 +40,10 @@ describe('the SDK and rate limits', () => {
     await beckon.list();
     const error = await beckon.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ status: 429, body: { error: 'rate limited' }, retryAfterSeconds: 45 });
+    expect(error).toMatchObject({
+      status: 429,
+      body: { error: 'rate limited', code: 'rate_limited' },
+      retryAfterSeconds: 45,
+    });
   });
 });

@@ -109,6 +109,7 @@ describe('limits key on what the router dispatches', () => {
     for (const a of answers) {
       expect(a.body).toEqual({
         error: 'invalid request',
+        code: 'invalid_request',
         fields: { path: 'must not percent-encode letters, digits or -._~' },
       });
     }

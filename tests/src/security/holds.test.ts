@@ -85,7 +85,12 @@ describe('streams and waiting calls are capped per credential, per user and per 
     const ws = await socket(stranger.token);
     expect(ws.messages[0]?.type).toBe('ready');
     const refused = await socket((await f.account()).token);
-    expect(refused.messages[0]).toMatchObject({ type: 'error', error: 'rate limited', retry_after: 5 });
+    expect(refused.messages[0]).toMatchObject({
+      type: 'error',
+      error: 'rate limited',
+      code: 'rate_limited',
+      retry_after: 5,
+    });
     expect(await refused.closed).toBe(1013);
     ws.ws.terminate();
     await expect.poll(async () => (await socket((await f.account()).token)).messages[0]?.type).toBe('ready');

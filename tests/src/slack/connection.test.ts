@@ -32,7 +32,7 @@ describe('Slack configuration', () => {
     const api = unconfigured.resource.as(account.token);
     for (const res of [await api.get('/api/slack/connection'), await api.post('/api/slack/install')]) {
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ error: 'slack is not configured' });
+      expect(res.body).toEqual({ error: 'slack is not configured', code: 'slack_not_configured' });
     }
     const interaction = await interact(unconfigured, { type: 'block_actions' });
     expect(interaction.status).toBe(503);

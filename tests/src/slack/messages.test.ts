@@ -112,7 +112,10 @@ describe('interactions', () => {
     expect((await interact(server, payload, { secret: 'not-the-secret' })).status).toBe(401);
     expect((await interact(server, payload, { tamper: true })).status).toBe(401);
     const stale = await interact(server, payload, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
-    expect(stale).toEqual({ status: 401, body: { error: 'request timestamp outside the replay window' } });
+    expect(stale).toEqual({
+      status: 401,
+      body: { error: 'request timestamp outside the replay window', code: 'invalid_signature' },
+    });
     expect((await item(created.id)).status).toBe('open');
   });
 

@@ -52,10 +52,16 @@ describe('gateway (pnpm start on APP_URL)', () => {
     expect((await web.get('/health')).text).toBe('ok');
     expect((await web.get('/ready')).body).toEqual({ status: 'ready' });
     // Metrics stay on the processes' own ports, not on the public origin.
-    expect(await web.get('/metrics')).toMatchObject({ status: 404, body: { error: 'not found' } });
+    expect(await web.get('/metrics')).toMatchObject({
+      status: 404,
+      body: { error: 'not found', code: 'not_found' },
+    });
     expect((await server.resource.get('/metrics')).text).toContain('beckon_db_up 1');
     // The resource process's own answer (billing is not configured in this test server).
-    expect((await web.post('/webhooks/payments', {})).body).toEqual({ error: 'billing is not configured' });
+    expect((await web.post('/webhooks/payments', {})).body).toEqual({
+      error: 'billing is not configured',
+      code: 'billing_not_configured',
+    });
 
     // The dashboard's files, its client-side routes, and its landing page under /auth.
     expect((await web.get('/app.js')).text).toBe('console.log(1)');
@@ -73,7 +79,7 @@ describe('gateway (pnpm start on APP_URL)', () => {
     for (const route of ['/api/me', '/auth/config', '/health', '/ready']) {
       const response = await web.get(route);
       expect(response.status, route).toBe(503);
-      expect(response.body, route).toEqual({ error: 'service unavailable' });
+      expect(response.body, route).toEqual({ error: 'service unavailable', code: 'service_unavailable' });
     }
     const page = await web.get('/');
     expect(page.status).toBe(200);

@@ -1,7 +1,16 @@
+import type { ErrorCode } from '@beckon/contracts/errors';
 import { TRPCClientError } from '@trpc/client';
 
-/** The API's error body (docs/api.md): `error`, plus `fields` for 400 and 422, and others. */
-export type ApiErrorBody = { error: string; fields?: Record<string, string>; [key: string]: unknown };
+/**
+ * The API's error body (docs/api.md): `error`, its stable `code` (absent for failures the browser
+ * reports itself), plus `fields` for 400 and 422, and others.
+ */
+export type ApiErrorBody = {
+  error: string;
+  code?: ErrorCode;
+  fields?: Record<string, string>;
+  [key: string]: unknown;
+};
 
 /** A REST call that failed (uploads and downloads go over REST). */
 export class ApiError extends Error {

@@ -42,7 +42,7 @@ export async function createOrganization(
        on conflict (slug) do nothing returning id`;
   let slug = org.slug ?? slugify(org.name);
   for (let attempt = 0; (await insert(slug)).length === 0; attempt++) {
-    if (org.slug || attempt >= 5) throw AppError.conflict('slug already taken');
+    if (org.slug || attempt >= 5) throw AppError.conflict('name_taken', 'slug already taken');
     slug = `${slugify(org.name).slice(0, 40)}-${suffix()}`;
   }
   await tx`insert into memberships (id, org_id, user_id, role_id)

@@ -111,7 +111,10 @@ export async function changeMemberRole(
     requireHolding(identity, member.permissions);
     requireHolding(identity, role.permissions);
     if (!isOwner(role) && (await isLastOwner(tx, orgId, member))) {
-      throw AppError.conflict('the organization must keep an Owner: make another member Owner first');
+      throw AppError.conflict(
+        'last_owner',
+        'the organization must keep an Owner: make another member Owner first',
+      );
     }
     await tx`update memberships set role_id = ${role.id}, updated_at = now()
               where org_id = ${orgId} and user_id = ${member.user_id}`;
@@ -139,7 +142,10 @@ export async function removeMember(deps: Deps, identity: Identity, userId: strin
     const member = await findMember(tx, orgId, userId);
     requireHolding(identity, member.permissions);
     if (await isLastOwner(tx, orgId, member)) {
-      throw AppError.conflict('the organization must keep an Owner: make another member Owner first');
+      throw AppError.conflict(
+        'last_owner',
+        'the organization must keep an Owner: make another member Owner first',
+      );
     }
     await tx`delete from memberships where org_id = ${orgId} and user_id = ${userId}`;
     await tx`update sessions set revoked_at = ${now}
@@ -185,7 +191,7 @@ export async function updateOrganization(
     })
     .catch((error: unknown) => {
       throw isUniqueViolation(error, 'organizations_slug_unique')
-        ? AppError.conflict('slug already taken')
+        ? AppError.conflict('name_taken', 'slug already taken')
         : error;
     });
   if (!row) throw AppError.notFound();

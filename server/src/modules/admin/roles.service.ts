@@ -29,7 +29,7 @@ async function findRole(tx: Queryable, orgId: string, roleId: string, lock = fal
 /** A custom role of the organization; a system role is a 403 (they cannot be edited). */
 async function customRole(tx: Queryable, orgId: string, roleId: string): Promise<RoleRow> {
   const role = await findRole(tx, orgId, roleId, true);
-  if (role.is_system) throw AppError.forbidden('system roles cannot be edited');
+  if (role.is_system) throw AppError.forbidden('system_role', 'system roles cannot be edited');
   return role;
 }
 
@@ -38,7 +38,7 @@ async function checkName(tx: Queryable, orgId: string, name: string, except: str
   const [taken] = await tx`
     select 1 from roles where lower(name) = lower(${name}) and (org_id is null or org_id = ${orgId})
        and id is distinct from ${except}::uuid`;
-  if (taken) throw AppError.conflict('a role with this name already exists');
+  if (taken) throw AppError.conflict('name_taken', 'a role with this name already exists');
 }
 
 export async function listRoles(deps: Deps, identity: Identity): Promise<RoleView[]> {
@@ -103,12 +103,15 @@ export async function deleteRole(deps: Deps, identity: Identity, roleId: string)
     const [{ members }] = await tx<[{ members: number }]>`
       select count(*)::int as members from memberships where role_id = ${role.id}`;
     if (members > 0) {
-      throw AppError.conflict('the role has members: give them another role first', { members });
+      throw AppError.conflict('role_in_use', 'the role has members: give them another role first', {
+        members,
+      });
     }
     const [open] = await tx`
       select 1 from invitations
        where role_id = ${role.id} and revoked_at is null and expires_at > now() and use_count < max_uses`;
-    if (open) throw AppError.conflict('the role is offered by an open invitation: revoke it first');
+    if (open)
+      throw AppError.conflict('role_in_use', 'the role is offered by an open invitation: revoke it first');
     await tx`delete from invitations where role_id = ${role.id}`;
     await tx`delete from roles where id = ${role.id}`;
     await recordOrgChange(tx, identity, 'role.delete', { role_id: role.id, name: role.name });

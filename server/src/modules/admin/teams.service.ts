@@ -29,7 +29,7 @@ async function findTeam(tx: Queryable, orgId: string, teamId: string): Promise<T
 
 const slugTaken = (error: unknown) => {
   throw isUniqueViolation(error, 'teams_org_slug_key')
-    ? AppError.conflict('a team with this slug already exists')
+    ? AppError.conflict('name_taken', 'a team with this slug already exists')
     : error;
 };
 
@@ -132,7 +132,7 @@ export async function addTeamMember(
         on conflict do nothing
         returning user_id, created_at)
       select a.user_id, u.email, u.name, a.created_at as added_at from added a join users u on u.id = a.user_id`;
-    if (!added) throw AppError.conflict('already a member of the team');
+    if (!added) throw AppError.conflict('already_member', 'already a member of the team');
     await recordOrgChange(tx, identity, 'team.add_member', {
       team_id: input.team_id,
       user_id: input.user_id,

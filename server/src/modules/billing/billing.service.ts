@@ -5,15 +5,15 @@ import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, recordOrgChange } from '../audit/audit.service';
-import { type Payments, payments } from './payments';
+import type { Payments } from './payments';
 
 const STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'incomplete'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** The configured provider, or 503 (decisions: without payment configuration, billing is off). */
-export function requirePayments(deps: Pick<Deps, 'env'>): Payments {
-  const configured = payments(deps.env);
-  if (!configured) throw AppError.unavailable('billing is not configured');
+export function requirePayments(deps: Pick<Deps, 'payments'>): Payments {
+  const configured = deps.payments;
+  if (!configured) throw AppError.unavailable('billing_not_configured', 'billing is not configured');
   return configured;
 }
 
@@ -22,7 +22,7 @@ type PlanRow = Omit<PlanView, 'limits' | 'purchasable'> &
 
 /** Every plan and its limits; `purchasable` when payments are configured and it has a price. */
 export async function listPlans(deps: Deps): Promise<PlanView[]> {
-  const configured = payments(deps.env) !== null;
+  const configured = deps.payments !== null;
   const rows = await deps.sql<PlanRow[]>`
     select id, code, name, max_seats, max_teams, monthly_notifications, webhooks, agents,
            audit_retention_days, payment_price_id
@@ -89,9 +89,11 @@ export async function startCheckout(
     throw AppError.invalid({ plan_id: 'not a plan that can be bought here' });
   }
   const current = await subscriptionOf(deps.sql, identity.orgId);
-  if (current.is_personal) throw AppError.conflict('a personal workspace stays on the Free plan');
+  if (current.is_personal)
+    throw AppError.conflict('personal_workspace', 'a personal workspace stays on the Free plan');
   if (current.payment_subscription_id && current.status !== 'canceled') {
     throw AppError.conflict(
+      'already_subscribed',
       'the organization already has a subscription: change plans in the billing portal',
     );
   }
@@ -131,7 +133,10 @@ export async function openPortal(deps: Deps, identity: Identity): Promise<{ url:
   const { client } = requirePayments(deps);
   const current = await subscriptionOf(deps.sql, identity.orgId);
   if (!current.payment_customer_id) {
-    throw AppError.conflict('the organization has no billing account yet: subscribe first');
+    throw AppError.conflict(
+      'no_billing_account',
+      'the organization has no billing account yet: subscribe first',
+    );
   }
   const session = await client.billingPortal.sessions.create({
     customer: current.payment_customer_id,

@@ -4,19 +4,12 @@ import type { Env } from '../../env';
 
 export type Payments = { client: Stripe; webhookSecret: string | null };
 
-const clients = new WeakMap<Env, Payments | null>();
-
 /**
  * The payment provider's client, when PAYMENT_SECRET_KEY is set (else null: billing answers 503),
- * made once per configuration. PAYMENT_API_URL points it elsewhere than the provider's own API
- * (the tests' local fake).
+ * made once per process by createDeps. PAYMENT_API_URL points it elsewhere than the provider's own
+ * API (the tests' local fake).
  */
-export function payments(env: Env): Payments | null {
-  if (!clients.has(env)) clients.set(env, makeClient(env));
-  return clients.get(env) ?? null;
-}
-
-function makeClient(env: Env): Payments | null {
+export function createPayments(env: Env): Payments | null {
   if (!env.PAYMENT_SECRET_KEY) return null;
   const base = env.PAYMENT_API_URL ? new URL(env.PAYMENT_API_URL) : null;
   const client = new Stripe(env.PAYMENT_SECRET_KEY, {

@@ -37,7 +37,7 @@ export async function createChannel(
     return channelView(row);
   } catch (error) {
     if (isUniqueViolation(error, 'channels_org_name_key'))
-      throw AppError.conflict('channel name already exists');
+      throw AppError.conflict('name_taken', 'channel name already exists');
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 import type { Queryable } from '@beckon/db';
-import { JOB_MAX_ATTEMPTS } from '../../job-queue';
+import { addJobFor } from '../../job-queue';
+import { MAIL_REASONS } from '../../job-tasks';
 import { LEVEL_ORDER, mayReadItems, type PushedItem, preferencesAllow } from '../push/push-entries';
 
-/** Why an item reaches a person: created, assigned, reminded, escalated. */
-export const MAIL_REASONS = ['created', 'assigned', 'reminded', 'escalated'] as const;
+export { MAIL_REASONS };
 export type MailReason = (typeof MAIL_REASONS)[number];
 
 /** Who an item reaches: everyone who may read it but its creator, or the people named. */
@@ -39,23 +39,30 @@ export function emailEntries(
      where s.org_id = ${item.org_id} and s.enabled and ${mayReadItems(sql)} and ${who}
        and ${preferencesAllow(sql, item, now)}
   ), email_jobs as (
-    select graphile_worker.add_job(
-             identifier => 'send_email', max_attempts => ${JOB_MAX_ATTEMPTS},
-             payload => json_build_object('delivery_id', gen_random_uuid(), 'org_id', ${item.org_id}::uuid,
-                                          'user_id', e.user_id, 'item_id', ${item.id}::uuid, 'reason', ${reason}::text))
+    select ${addJobFor(sql, 'send_email', {
+      delivery_id: sql`gen_random_uuid()`,
+      org_id: sql`${item.org_id}::uuid`,
+      user_id: sql`e.user_id`,
+      item_id: sql`${item.id}::uuid`,
+      reason: sql`${reason}::text`,
+    })}
       from email_people e where not ${digested}
   ), email_digest as (
     insert into email_digest_entries (org_id, user_id, item_id)
     select ${item.org_id}, e.user_id, ${item.id} from email_people e where ${digested}
     returning user_id
   ), email_digest_jobs as (
-    select graphile_worker.add_job(
-             identifier => 'send_email_digest', max_attempts => ${JOB_MAX_ATTEMPTS},
-             payload => json_build_object('org_id', ${item.org_id}::uuid, 'user_id', e.user_id),
-             run_at => ${now}::timestamptz
-                       + case e.digest when 'hourly' then interval '1 hour' else interval '1 day' end,
-             job_key => 'email_digest:' || ${item.org_id}::text || ':' || e.user_id::text,
-             job_key_mode => 'preserve_run_at')
+    select ${addJobFor(
+      sql,
+      'send_email_digest',
+      { org_id: sql`${item.org_id}::uuid`, user_id: sql`e.user_id` },
+      {
+        runAt: sql`${now}::timestamptz
+                   + case e.digest when 'hourly' then interval '1 hour' else interval '1 day' end`,
+        key: sql`'email_digest:' || ${item.org_id}::text || ':' || e.user_id::text`,
+        keyMode: 'preserve_run_at',
+      },
+    )}
       from email_people e where ${digested}
   )`;
   const select = sql`(select count(*) from email_jobs), (select count(*) from email_digest_jobs)`;

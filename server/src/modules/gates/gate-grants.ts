@@ -70,13 +70,20 @@ export async function grantFromAnswer(
   const mine = identity.agentId
     ? item.agent_id === identity.agentId
     : item.agent_id === null && item.created_by.type === 'user' && item.created_by.id === identity.userId;
-  if (!mine) throw AppError.forbidden('only the credential that made a gate request can record its grant');
+  if (!mine)
+    throw AppError.forbidden(
+      'not_the_requester',
+      'only the credential that made a gate request can record its grant',
+    );
   const gate = gateOf(item.metadata);
-  if (!gate || !item.form) throw AppError.conflict('not a gate request');
+  if (!gate || !item.form) throw AppError.conflict('not_a_gate_request', 'not a gate request');
   const decision = item.response?.decision;
   const person = item.answered_by?.type === 'user' ? item.answered_by.id : null;
   if (item.status !== 'answered' || decision !== 'allow_for' || !person || !item.answered_at) {
-    throw AppError.conflict('the answer grants no time', { status: item.status, decision: decision ?? null });
+    throw AppError.conflict('no_time_granted', 'the answer grants no time', {
+      status: item.status,
+      decision: decision ?? null,
+    });
   }
   const note =
     typeof item.response?.note === 'string' && item.response.note.trim() ? item.response.note : null;

@@ -125,7 +125,7 @@ export async function previewInvitation(deps: Deps, code: string) {
   const row = await findInvitation(deps.sql, 'i.code_hash', hashToken(code));
   if (!row) throw AppError.notFound();
   const reason = inactiveReason(row, deps.clock());
-  if (reason) throw AppError.gone(reason);
+  if (reason) throw AppError.gone('invitation_inactive', reason);
   return {
     org: { name: row.org_name },
     role: { name: row.role_name, description: row.role_description },
@@ -145,16 +145,16 @@ export async function acceptInvitation(deps: Deps, identity: Identity, code: str
     const row = await findInvitation(tx, 'i.code_hash', hashToken(code), true);
     if (!row) throw AppError.notFound();
     const reason = inactiveReason(row, now);
-    if (reason) throw AppError.gone(reason);
+    if (reason) throw AppError.gone('invitation_inactive', reason);
     if (row.email) {
       const [user] = await tx<{ email: string }[]>`select email from users where id = ${identity.userId}`;
       if (!user || normalizeEmail(user.email) !== row.email) {
-        throw AppError.forbidden('this invitation is for another email address');
+        throw AppError.forbidden('other_email', 'this invitation is for another email address');
       }
     }
     const member =
       await tx`select 1 from memberships where org_id = ${row.org_id} and user_id = ${identity.userId}`;
-    if (member.length > 0) throw AppError.conflict('already a member of this organization');
+    if (member.length > 0) throw AppError.conflict('already_member', 'already a member of this organization');
     await enforcePlanLimit(tx, deps.env, row.org_id, 'max_seats');
     await tx`insert into memberships (id, org_id, user_id, role_id)
              values (${uuidv7()}, ${row.org_id}, ${identity.userId}, ${row.role_id})`;

@@ -146,14 +146,15 @@ export async function actOnItem(
       hasResponse: current.response !== null,
     });
     if (!to) {
-      throw AppError.conflict(`cannot ${input.action} an item that is ${current.status}`, {
+      throw AppError.conflict('invalid_status', `cannot ${input.action} an item that is ${current.status}`, {
         status: current.status,
       });
     }
     if (changesNothing(current, input.action)) return current;
     let change: ActionInput | Answer = input;
     if (input.action === 'answer') {
-      if (!current.form) throw AppError.conflict('item has no form to answer', { status: current.status });
+      if (!current.form)
+        throw AppError.conflict('no_form', 'item has no form to answer', { status: current.status });
       const answer = validateAnswer(current.form, input.values);
       if (!answer.ok) throw AppError.validationFailed(answer.fields);
       const approver = approverCheck(current.approvals, identity);

@@ -17,21 +17,26 @@ type PushClaim = Extract<LinkClaim, { k: 'push' }>;
  * the item's (a 403).
  */
 export async function answerFromPush(deps: Deps, input: PushAnswerInput): Promise<PushAnswerView> {
-  const verified = await verifyLink(deps.env, input.token);
+  const verified = await verifyLink(deps.mailLinkKey, input.token);
   if (verified?.k !== 'push') throw AppError.invalid({ token: 'not a notification token of this service' });
   const claim: PushClaim = verified;
-  if (isExpired(claim, deps.clock())) throw AppError.gone('this notification can no longer answer');
+  if (isExpired(claim, deps.clock()))
+    throw AppError.gone('notification_expired', 'this notification can no longer answer');
   const item = await findItem(deps.sql, { orgId: claim.o }, claim.i);
   const choice = mailChoices(item.form)?.[input.choice];
   if (!choice) throw AppError.invalid({ choice: 'not one of the notification’s actions' });
   const identity = await memberIdentity(deps.sql, { orgId: claim.o, userId: claim.u }, 'push_link', claim.n);
   if (!identity || !can(identity.permissions, 'items.write')) {
-    throw AppError.forbidden('the person this notification was sent to may no longer answer');
+    throw AppError.forbidden(
+      'recipient_may_not_answer',
+      'the person this notification was sent to may no longer answer',
+    );
   }
   const claimed = await deps.sql`
     insert into email_link_uses (nonce, expires_at) values (${claim.n}, ${new Date(claim.e * 1000)})
     on conflict (nonce) do nothing returning nonce`;
-  if (claimed.length === 0) throw AppError.conflict('this notification has already answered');
+  if (claimed.length === 0)
+    throw AppError.conflict('notification_used', 'this notification has already answered');
   try {
     const after = await actOnItem(deps, identity, claim.o, claim.i, {
       action: 'answer',

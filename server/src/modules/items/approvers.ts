@@ -28,6 +28,7 @@ export function approverCheck(rule: ApproverRule | null, identity: Identity | nu
   if (!rule || !identity || actsForPerson(identity)) return {};
   if (!rule.allow_agents) {
     throw AppError.forbidden(
+      'agent_may_not_answer',
       'an agent may not answer an item collecting approvals (approvals.allow_agents is off)',
     );
   }

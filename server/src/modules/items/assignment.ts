@@ -90,10 +90,12 @@ export async function assignItem(
 export function claimItem(deps: Deps, identity: Identity, id: string): Promise<ItemView> {
   return changeAssignment(deps, identity, id, (row, actor) => {
     if (row.status !== 'open')
-      throw AppError.conflict(`cannot claim an item that is ${row.status}`, { status: row.status });
+      throw AppError.conflict('invalid_status', `cannot claim an item that is ${row.status}`, {
+        status: row.status,
+      });
     if (row.claimed_by_id === actor.id && row.claimed_by_type === actor.type) return null;
     if (row.claimed_by_id) {
-      throw AppError.conflict('item is claimed by someone else', {
+      throw AppError.conflict('claimed', 'item is claimed by someone else', {
         claimed_by: { type: row.claimed_by_type, id: row.claimed_by_id },
       });
     }

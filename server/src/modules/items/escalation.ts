@@ -1,10 +1,10 @@
 import { assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
-import { z } from 'zod';
 import { SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
+import { JOB_TASKS } from '../../job-tasks';
 import { withAssignees } from '../assignment/assignees';
 import { nextStep } from '../assignment/escalation-due';
 import { recordItemChange } from './item-changes';
@@ -39,8 +39,6 @@ export async function scheduleEscalation(sql: Queryable, row: ItemRow) {
   await (job ? sql`select ${job}` : sql`select graphile_worker.remove_job(${jobKey(row.id)})`);
 }
 
-const ZEscalateJob = z.object({ item_id: z.uuid(), step: z.number().int().min(0) });
-
 /**
  * The `escalate_item` task: runs step `step` of an item's policy, in one transaction with
  * everything it causes: the step index written on the item, the audit entry, the stream event,
@@ -49,7 +47,7 @@ const ZEscalateJob = z.object({ item_id: z.uuid(), step: z.number().int().min(0)
  * commit) or a stale one repeats nothing, and a step whose transaction did not commit runs again.
  */
 export async function escalateItem(deps: Deps, payload: unknown): Promise<void> {
-  const job = ZEscalateJob.parse(payload);
+  const job = JOB_TASKS.escalate_item.parse(payload);
   await deps.sql.begin(async (tx) => {
     const [current] = await tx<ItemRow[]>`
       ${SELECT(tx)} where i.id = ${job.item_id} for update of i`;

@@ -1,10 +1,9 @@
-import type { EventKind } from '@beckon/contracts/items/event-kinds';
+import { CALLBACK_EVENT_KINDS, type EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
-import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
-import { currentRequestId } from '../../request-context';
+import { addJob, addJobFor } from '../../job-queue';
 import { auditInsert } from '../audit/audit.service';
 import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
@@ -13,16 +12,7 @@ import { pushCloseJobs } from './push-follow-ups';
 import { slackJobs } from './slack-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
-const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set([
-  'item.answered',
-  'item.dismissed',
-  'item.acked',
-  'item.archived',
-  'item.unarchived',
-  'item.restored',
-  'item.expired',
-  'item.withdrawn',
-]);
+const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set(CALLBACK_EVENT_KINDS);
 
 export function callbackBody(row: ItemRow, event: EventKind): string {
   return JSON.stringify({
@@ -71,11 +61,12 @@ const webhookJobs = (
   event: EventKind,
   eventId: string,
 ) => sql`webhook_jobs as (
-  select graphile_worker.add_job(
-           identifier => 'deliver_webhook', max_attempts => ${JOB_MAX_ATTEMPTS},
-           payload => json_build_object('webhook_id', w.id, 'event_id', ${eventId}::uuid,
-                                        'delivery_id', gen_random_uuid(), 'attempt', 1,
-                                        'request_id', ${currentRequestId() ?? null}::text))
+  select ${addJobFor(sql, 'deliver_webhook', {
+    webhook_id: sql`w.id`,
+    event_id: sql`${eventId}::uuid`,
+    delivery_id: sql`gen_random_uuid()`,
+    attempt: sql`1`,
+  })}
     from webhooks w
    where w.org_id = ${orgId} and w.active and (${event}::text = any(w.events) or '*' = any(w.events)))`;
 

@@ -79,6 +79,7 @@ describe('itemPolicies', () => {
       http: 400,
       body: {
         error: 'invalid request',
+        code: 'invalid_request',
         fields: { on_timeout: expect.stringContaining('allow_timeout_answer') },
       },
     });
@@ -138,15 +139,19 @@ describe('answerStep', () => {
     const item = { approvals: rule(), responses: [answered('a', false)] };
     expect(refusal(() => answerStep(item, user('a'), 'a', { ok: true }, at))).toEqual({
       http: 409,
-      body: { error: 'you have already answered this item', status: 'open' },
+      body: { error: 'you have already answered this item', code: 'already_answered', status: 'open' },
     });
     expect(refusal(() => answerStep(item, user('creator'), 'creator', { ok: true }, at))).toEqual({
       http: 403,
-      body: { error: "the item's creator may not answer it" },
+      body: { error: "the item's creator may not answer it", code: 'creator_may_not_answer' },
     });
     expect(refusal(() => answerStep(item, user('b'), 'b', {}, at))).toEqual({
       http: 422,
-      body: { error: 'validation failed', fields: { ok: 'required: it decides the approval' } },
+      body: {
+        error: 'validation failed',
+        code: 'validation_failed',
+        fields: { ok: 'required: it decides the approval' },
+      },
     });
   });
 
@@ -202,7 +207,7 @@ describe('approverCheck', () => {
     for (const agent of [apiKey, oauthClient, inbound]) {
       expect(refusal(() => approverCheck({ allow_agents: false }, agent))).toEqual({
         http: 403,
-        body: { error: expect.stringContaining('allow_agents') },
+        body: { error: expect.stringContaining('allow_agents'), code: 'agent_may_not_answer' },
       });
       expect(refusal(() => approverCheck({}, agent))?.http).toBe(403);
     }

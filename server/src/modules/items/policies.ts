@@ -130,9 +130,9 @@ export function answerStep(
   const response: ItemResponse = { by, user_id: userId, values, approves, at: at.toISOString() };
   if (!rule || by.type === 'policy') return { response, closes: true };
   if (rule.exclude_creator && userId === rule.creator_user_id)
-    throw AppError.forbidden("the item's creator may not answer it");
+    throw AppError.forbidden('creator_may_not_answer', "the item's creator may not answer it");
   if (item.responses.some((r) => r.user_id === userId))
-    throw AppError.conflict('you have already answered this item', { status: 'open' });
+    throw AppError.conflict('already_answered', 'you have already answered this item', { status: 'open' });
   if (approves === null)
     throw AppError.validationFailed({ [rule.field]: 'required: it decides the approval' });
   const approved = item.responses.filter((r) => r.approves === true && r.by.type !== 'policy').length;

@@ -1,6 +1,6 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
-import { JOB_MAX_ATTEMPTS } from '../../job-queue';
+import { addJobFor } from '../../job-queue';
 import type { ItemRow } from './item-view';
 
 /** The changes after which an item's notifications can no longer answer it. */
@@ -50,8 +50,6 @@ export function pushCloseJobs(sql: Queryable, row: ItemRow, event: EventKind) {
        and not (q.payload ? 'closed')
     returning id
   ), push_close_jobs as (
-    select graphile_worker.add_job(
-             identifier => 'deliver_push', max_attempts => ${JOB_MAX_ATTEMPTS},
-             payload => json_build_object('entry_id', e.id, 'attempt', 1))
+    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, attempt: sql`1` })}
       from push_closed e)`;
 }

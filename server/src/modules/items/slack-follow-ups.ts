@@ -1,6 +1,6 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
-import { JOB_MAX_ATTEMPTS } from '../../job-queue';
+import { addJobFor } from '../../job-queue';
 import type { ItemRow } from './item-view';
 
 /**
@@ -14,18 +14,26 @@ import type { ItemRow } from './item-view';
 export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
   if (event === 'item.created') {
     return sql`slack_jobs as (
-      select graphile_worker.add_job(
-               identifier => 'slack_post_item', max_attempts => ${JOB_MAX_ATTEMPTS},
-               payload => json_build_object('item_id', ${row.id}::uuid, 'org_id', t.org_id,
-                                            'slack_channel_id', t.slack_channel_id, 'delivery_id', gen_random_uuid()))
+      select ${addJobFor(sql, 'slack_post_item', {
+        item_id: sql`${row.id}::uuid`,
+        org_id: sql`t.org_id`,
+        slack_channel_id: sql`t.slack_channel_id`,
+        delivery_id: sql`gen_random_uuid()`,
+      })}
         from (${slackTargets(sql, row)}) t)`;
   }
   return sql`slack_jobs as (
-    select graphile_worker.add_job(
-             identifier => 'slack_update_item', max_attempts => ${JOB_MAX_ATTEMPTS},
-             payload => json_build_object('item_id', ${row.id}::uuid, 'org_id', ${row.org_id}::uuid,
-                                          'event', ${event}::text, 'delivery_id', gen_random_uuid()),
-             job_key => ${`slack_update_item:${row.id}`})
+    select ${addJobFor(
+      sql,
+      'slack_update_item',
+      {
+        item_id: sql`${row.id}::uuid`,
+        org_id: sql`${row.org_id}::uuid`,
+        event: sql`${event}::text`,
+        delivery_id: sql`gen_random_uuid()`,
+      },
+      { key: sql`${`slack_update_item:${row.id}`}::text` },
+    )}
      where exists (select 1 from slack_messages m where m.item_id = ${row.id}))`;
 }
 

@@ -1,7 +1,7 @@
 import type { Form } from '@beckon/contracts/items/form.contract';
-import { z } from 'zod';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
+import { JOB_TASKS } from '../../job-tasks';
 import { mailChoices } from '../../mail/mail-choices';
 import { mobilePushAdapter, webPushAdapter } from './adapters';
 import type { PushOutcome } from './bounded-request';
@@ -10,8 +10,6 @@ import { pushAnswerToken } from './push-token';
 
 /** Attempts before an entry is marked permanently failed; the n-th failure waits 2^n seconds. */
 export const MAX_PUSH_ATTEMPTS = 5;
-
-export const ZPushJob = z.object({ entry_id: z.uuid(), attempt: z.number().int().min(1) });
 
 type Entry = {
   id: string;
@@ -77,7 +75,7 @@ export function deliverPushTask(deps: Deps) {
   };
 
   return async (payload: unknown) => {
-    const job = ZPushJob.parse(payload);
+    const job = JOB_TASKS.deliver_push.parse(payload);
     const [entry] = await sql<Entry[]>`
       select q.id, q.org_id, q.user_id, q.item_id, q.attempts,
              (q.delivered_at is not null or q.permanently_failed) as done,

@@ -1,7 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import type { itemLevels } from '@beckon/db/schema';
 import type { Env } from '../../env';
-import { JOB_MAX_ATTEMPTS } from '../../job-queue';
+import { addJobFor } from '../../job-queue';
 
 /** Levels from least to most urgent: `min_level` keeps those at or after it. */
 export const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
@@ -118,8 +118,6 @@ export const pushEntries = (
        and ${preferencesAllow(sql, item, now)}
     returning id
   ), push_jobs as (
-    select graphile_worker.add_job(
-             identifier => 'deliver_push', max_attempts => ${JOB_MAX_ATTEMPTS},
-             payload => json_build_object('entry_id', e.id, 'attempt', 1))
+    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, attempt: sql`1` })}
       from push_entries e)`;
 };

@@ -14,7 +14,7 @@ export function pushAnswerToken(
 ): Promise<string> {
   const latest = expiresAt(deps.clock(), TOKEN_TTL_HOURS);
   const deadline = entry.deadline_at ? Math.floor(entry.deadline_at.getTime() / 1000) : latest;
-  return signLink(deps.env, {
+  return signLink(deps.mailLinkKey, {
     k: 'push',
     o: entry.org_id,
     u: entry.user_id,

@@ -62,7 +62,7 @@ const connectionView = (row: ConnectionRow): SlackConnectionView => ({
 });
 
 export async function slackStatus(deps: Deps, identity: Identity) {
-  requireSlack(deps.env);
+  requireSlack(deps);
   const row = await findConnection(deps.sql, identity.orgId);
   return { connection: row ? connectionView(row) : null };
 }
@@ -72,7 +72,7 @@ export async function slackStatus(deps: Deps, identity: Identity) {
  * browser (browser-binding.ts), and the cookie that binds the install to that browser.
  */
 export async function startInstall(deps: Deps, identity: Identity) {
-  const config = requireSlack(deps.env);
+  const config = requireSlack(deps);
   await deps.sql.begin(async (tx) => {
     // A plan without Slack is refused here already (a reinstall of a connected one is fine).
     if (!(await findConnection(tx, identity.orgId)))
@@ -106,7 +106,7 @@ export async function completeInstall(
   query: { code?: string; state?: string; error?: string },
   cookies: string | undefined,
 ): Promise<string> {
-  const config = requireSlack(deps.env);
+  const config = requireSlack(deps);
   const state = query.state ? verifyValue(config, INSTALL, query.state) : null;
   if (!state || typeof state.org !== 'string' || typeof state.user !== 'string') {
     return settingsPage(deps, 'error=invalid_state');
@@ -186,7 +186,7 @@ async function stillManages(sql: Queryable, orgId: string, userId: string): Prom
  * is revoked at Slack first when Slack answers (a token Slack no longer knows is gone anyway).
  */
 export async function disconnect(deps: Deps, identity: Identity) {
-  const config = requireSlack(deps.env);
+  const config = requireSlack(deps);
   const bot = await orgBot(deps, config, identity.orgId);
   await bot?.client.auth
     .revoke()

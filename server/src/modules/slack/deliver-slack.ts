@@ -2,29 +2,14 @@ import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
-import { z } from 'zod';
-import { attemptRecorder } from '../../delivery/attempts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { enqueueJob } from '../../job-queue';
+import { JOB_TASKS } from '../../job-tasks';
 import { findItem } from '../items/item-queries';
 import { itemView } from '../items/item-view';
 import { orgBot } from './connection.service';
 import { answerSummary, type Decision, itemMessage } from './message-blocks';
-import { slackConfig } from './slack-config';
-
-const ZPostJob = z.object({
-  item_id: z.uuid(),
-  org_id: z.uuid(),
-  slack_channel_id: z.string(),
-  delivery_id: z.uuid(),
-});
-const ZUpdateJob = z.object({
-  item_id: z.uuid(),
-  org_id: z.uuid(),
-  event: z.string(),
-  delivery_id: z.uuid(),
-});
 
 /** Slack's answers that no retry changes: recorded, and the job ends. */
 const PERMANENT = new Set([
@@ -67,7 +52,7 @@ async function attempt<T>(deps: Deps, client: WebClient, method: string, call: C
           : null;
     retry = !(e.code === ErrorCode.PlatformError && PERMANENT.has(e.data?.error ?? ''));
   }
-  await attemptRecorder(deps.sql).record({
+  await deps.attempts.record({
     id: uuidv7(),
     org_id: call.orgId,
     delivery_id: call.deliveryId,
@@ -120,8 +105,8 @@ const pageUrl = (deps: Deps, itemId: string) => `${deps.env.APP_URL}/items/${ite
  */
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
-    const job = ZPostJob.parse(payload);
-    const config = slackConfig(deps.env);
+    const job = JOB_TASKS.slack_post_item.parse(payload);
+    const config = deps.slack;
     const bot = config && (await orgBot(deps, config, job.org_id));
     const item = bot && (await loadItem(deps, job.org_id, job.item_id));
     if (!bot || !item) return;
@@ -164,8 +149,8 @@ export function postItemTask(deps: Deps) {
 /** `slack_update_item`: renders the item as it is now into each of its Slack messages. */
 export function updateItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
-    const job = ZUpdateJob.parse(payload);
-    const config = slackConfig(deps.env);
+    const job = JOB_TASKS.slack_update_item.parse(payload);
+    const config = deps.slack;
     const bot = config && (await orgBot(deps, config, job.org_id));
     const item = bot && (await loadItem(deps, job.org_id, job.item_id));
     if (!bot || !item) return;

@@ -174,7 +174,8 @@ async function blockAction(deps: Deps, config: SlackConfig, payload: Interaction
     const triggerId = payload.trigger_id;
     await act(deps, config, payload, itemId, async (identity, acting) => {
       const item = await getItem(deps, identity, itemId);
-      if (item.status !== 'open') throw AppError.conflict('not open', { status: item.status });
+      if (item.status !== 'open')
+        throw AppError.conflict('invalid_status', 'not open', { status: item.status });
       await acting.client.views.open({ trigger_id: triggerId, view: formModal(item) });
     });
   }

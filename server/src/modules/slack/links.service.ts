@@ -25,9 +25,10 @@ const outcomePage = (deps: Deps, outcome: string) => `${linkPageUrl(deps)}?${out
  * the organization, the person, the browser and a nonce, and the cookie binding it to the browser.
  */
 export async function startLink(deps: Deps, identity: Identity) {
-  const config = requireSlack(deps.env);
+  const config = requireSlack(deps);
   const connection = await findConnection(deps.sql, identity.orgId);
-  if (!connection) throw AppError.conflict('no Slack workspace is connected to this organization');
+  if (!connection)
+    throw AppError.conflict('slack_not_connected', 'no Slack workspace is connected to this organization');
   const { cookie, browser } = bindBrowser(deps.env, 'link');
   const claim = { org: identity.orgId, user: identity.userId, team: connection.team_id, browser };
   const state = signValue(config, LINK, claim, FLOW_TTL_SECONDS);
@@ -46,7 +47,7 @@ export async function startLink(deps: Deps, identity: Identity) {
 
 /** Whether a state is an account link's. */
 export const isLinkState = (deps: Deps, state: string) =>
-  verifyValue(requireSlack(deps.env), LINK, state) !== null;
+  verifyValue(requireSlack(deps), LINK, state) !== null;
 
 type SlackIdentity = { team: string; user: string };
 
@@ -105,7 +106,7 @@ export async function completeLink(
   query: { code?: string; state?: string; error?: string },
   cookies: string | undefined,
 ): Promise<string> {
-  const config = requireSlack(deps.env);
+  const config = requireSlack(deps);
   const claim = query.state ? verifyValue(config, LINK, query.state) : null;
   const { org, user, team, browser } = claim ?? {};
   if (typeof org !== 'string' || typeof user !== 'string' || typeof team !== 'string')

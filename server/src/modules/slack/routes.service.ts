@@ -12,8 +12,8 @@ type RouteRow = Omit<SlackRouteView, 'created_at'> & { created_at: Date };
 const routeView = (row: RouteRow): SlackRouteView => ({ ...row, created_at: row.created_at.toISOString() });
 
 async function connectedBot(deps: Deps, identity: Identity) {
-  const bot = await orgBot(deps, requireSlack(deps.env), identity.orgId);
-  if (!bot) throw AppError.conflict('no Slack workspace is connected');
+  const bot = await orgBot(deps, requireSlack(deps), identity.orgId);
+  if (!bot) throw AppError.conflict('slack_not_connected', 'no Slack workspace is connected');
   return bot;
 }
 
@@ -56,7 +56,7 @@ async function targetName(client: WebClient, id: string): Promise<string | null>
 }
 
 export async function listRoutes(deps: Deps, identity: Identity) {
-  requireSlack(deps.env);
+  requireSlack(deps);
   const rows = await deps.sql<RouteRow[]>`
     select r.channel_id, c.name as channel, r.slack_channel_id, r.slack_channel_name, r.created_at
       from slack_routes r join channels c on c.id = r.channel_id
@@ -94,7 +94,7 @@ export async function putRoute(deps: Deps, identity: Identity, input: PutSlackRo
 }
 
 export async function deleteRoute(deps: Deps, identity: Identity, channelId: string) {
-  requireSlack(deps.env);
+  requireSlack(deps);
   const row = await deps.sql.begin(async (tx) => {
     const [gone] = await tx<RouteRow[]>`
       delete from slack_routes r using channels c

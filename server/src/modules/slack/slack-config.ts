@@ -24,15 +24,11 @@ export type SlackConfig = {
   apiUrl: string | undefined;
 };
 
-const configs = new WeakMap<Env, SlackConfig | null>();
-
-/** Slack's configuration, when all four settings are present (else null: Slack answers 503). */
-export function slackConfig(env: Env): SlackConfig | null {
-  if (!configs.has(env)) configs.set(env, makeConfig(env));
-  return configs.get(env) ?? null;
-}
-
-function makeConfig(env: Env): SlackConfig | null {
+/**
+ * Slack's configuration, when all four settings are present (else null: Slack answers 503); made
+ * once per process by createDeps (`deps.slack`).
+ */
+export function createSlackConfig(env: Env): SlackConfig | null {
   const { SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET, SLACK_TOKEN_KEY } = env;
   if (!SLACK_CLIENT_ID || !SLACK_CLIENT_SECRET || !SLACK_SIGNING_SECRET || !SLACK_TOKEN_KEY) return null;
   // Two keys from one secret, each for one use, so a signature can never be an encryption key.
@@ -49,9 +45,9 @@ function makeConfig(env: Env): SlackConfig | null {
 
 export const SLACK_UNAVAILABLE = 'slack is not configured';
 
-export function requireSlack(env: Env): SlackConfig {
-  const config = slackConfig(env);
-  if (!config) throw AppError.unavailable(SLACK_UNAVAILABLE);
+export function requireSlack(deps: { slack: SlackConfig | null }): SlackConfig {
+  const config = deps.slack;
+  if (!config) throw AppError.unavailable('slack_not_configured', SLACK_UNAVAILABLE);
   return config;
 }
 

@@ -11,7 +11,7 @@ import { requireSlack } from './slack-config';
 /** Slack's interaction payloads are small; the signature covers the exact bytes. */
 const MAX_INTERACTION_BYTES = 256 * 1024;
 
-const refused = (reason: string) => new AppError(401, { error: reason });
+const refused = (reason: string) => AppError.of('invalid_signature', reason);
 
 /**
  * Slack's two public routes (503 without Slack configuration):
@@ -32,7 +32,7 @@ export function registerSlackWebhooks(app: FastifyInstance, deps: Deps): void {
       (_request, body, done) => done(null, body),
     );
     scope.post('/webhooks/slack/interactions', async (request, reply) => {
-      const config = requireSlack(deps.env);
+      const config = requireSlack(deps);
       const raw = typeof request.body === 'string' ? request.body : '';
       const verdict = verifySlackSignature(
         config.signingSecret,

@@ -1,7 +1,7 @@
 import { AppError } from '../../../errors';
 
 /** A refused external sign-in: 400 with a short reason, nothing created. */
-export const refused = (reason: string) => new AppError(400, { error: reason });
+export const refused = (reason: string) => AppError.of('sign_in_refused', reason);
 
 /** The provider could not be asked (network, 5xx): not the user's fault, worth a retry. */
 export class ProviderUnreachableError extends Error {

@@ -98,7 +98,7 @@ export function toSignInError(error: unknown): AppError {
   if (error instanceof IdTokenError) return refused(error.message);
   if (error instanceof OAuth2RequestError) return refused('provider refused the code');
   if (error instanceof ProviderProfileError) return refused('provider profile unavailable');
-  const unreachable = new AppError(502, { error: 'provider unreachable' });
+  const unreachable = AppError.of('provider_unreachable', 'provider unreachable');
   if (error instanceof UnexpectedResponseError || error instanceof UnexpectedErrorResponseBodyError) {
     return error.status >= 500 ? unreachable : refused('provider token error');
   }

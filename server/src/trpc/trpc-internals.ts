@@ -1,0 +1,53 @@
+import type { Meta } from '@beckon/contracts/meta';
+import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
+import type { Context } from './context';
+
+// Beckon's hooks into tRPC v11 beyond its public API, kept here: the procedure list and call that
+// the REST routes are built from, and a middleware answering without `next`. The guard test beside
+// this file fails naming the one an upgrade changed; the third hook is the synchronous-parse
+// patch (patches/README.md), guarded there too.
+
+/** How a tRPC v11 procedure is invoked (what its server-side caller does after the path lookup). */
+export type Invoke = (opts: {
+  path: string;
+  ctx: Context;
+  type: 'query' | 'mutation';
+  getRawInput: () => Promise<unknown>;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}) => Promise<unknown>;
+export type RestProcedure = {
+  path: string;
+  meta: Meta & { openapi: NonNullable<Meta['openapi']> };
+  hasInput: boolean;
+  invoke: Invoke;
+  procedure: AnyTRPCProcedure;
+  type: 'query' | 'mutation';
+};
+
+/** Every procedure that declares an `openapi` route, with its dotted tRPC path. */
+export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
+  const found: RestProcedure[] = [];
+  for (const [path, procedure] of Object.entries(
+    router._def.procedures as Record<string, AnyTRPCProcedure>,
+  )) {
+    const meta = procedure._def.meta as Meta | undefined;
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    found.push({
+      path,
+      meta: meta as RestProcedure['meta'],
+      hasInput: procedure._def.inputs.length > 0,
+      invoke: procedure as unknown as Invoke,
+      procedure,
+      type: procedure._def.type as RestProcedure['type'],
+    });
+  }
+  return found;
+}
+
+/**
+ * What a middleware returns to answer in place of the procedure (an Idempotency-Key replay):
+ * tRPC recognises a middleware's result by its marker.
+ */
+export const middlewareAnswer = <Result>(data: unknown, ctx: object): Result =>
+  ({ ok: true, data, ctx, marker: 'middlewareMarker' }) as unknown as Result;
