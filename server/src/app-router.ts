@@ -12,6 +12,7 @@ import { inboundRouter } from './modules/inbound/router';
 import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
+import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
@@ -27,6 +28,7 @@ export const appRouter = router({
   attachments: attachmentsRouter,
   channels: channelsRouter,
   templates: templatesRouter,
+  schedules: schedulesRouter,
   settings: settingsRouter,
   audit: auditRouter,
   stats: statsRouter,
