@@ -15,7 +15,7 @@ import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { type OnCallAnswer, type Override, onCallAt, type ResolvedSchedule } from './on-call';
 
-type ScheduleRow = {
+export type ScheduleRow = {
   id: string;
   name: string;
   description: string;
@@ -73,7 +73,7 @@ async function checkMembers(sql: Queryable, orgId: string, layers: Layer[]) {
   if (Object.keys(fields).length > 0) throw AppError.invalid(fields);
 }
 
-async function findSchedule(sql: Queryable, orgId: string, id: string): Promise<ScheduleRow> {
+export async function loadSchedule(sql: Queryable, orgId: string, id: string): Promise<ScheduleRow> {
   const [row] = await sql<ScheduleRow[]>`
     select ${sql.unsafe(SCHEDULE_COLUMNS)} from schedules where org_id = ${orgId} and id = ${id}`;
   if (!row) throw AppError.notFound();
@@ -88,7 +88,7 @@ export async function listSchedules(deps: Deps, identity: Identity): Promise<Sch
 }
 
 export async function getSchedule(deps: Deps, identity: Identity, id: string): Promise<ScheduleView> {
-  return scheduleView(await findSchedule(deps.sql, identity.orgId, id));
+  return scheduleView(await loadSchedule(deps.sql, identity.orgId, id));
 }
 
 const nameTaken = () => AppError.conflict('a schedule with this name exists');
@@ -120,7 +120,7 @@ export async function replaceSchedule(
   input: ReplaceScheduleInput,
 ): Promise<ScheduleView> {
   const { sql } = deps;
-  await findSchedule(sql, identity.orgId, input.id);
+  await loadSchedule(sql, identity.orgId, input.id);
   await checkMembers(sql, identity.orgId, input.layers);
   const row = await sql.begin(async (tx) => {
     const [clash] = await tx`
@@ -154,7 +154,11 @@ export async function deleteSchedule(deps: Deps, identity: Identity, id: string)
  * The schedule with each layer's members resolved to the people taking turns: a user while a
  * member, a team as its current members (in the order they joined it).
  */
-async function resolveLayers(sql: Queryable, orgId: string, row: ScheduleRow): Promise<ResolvedSchedule> {
+export async function resolveLayers(
+  sql: Queryable,
+  orgId: string,
+  row: ScheduleRow,
+): Promise<ResolvedSchedule> {
   const teamIds = row.layers.flatMap((layer) =>
     layer.members.flatMap((m) => (m.type === 'team' ? [m.id] : [])),
   );
@@ -183,7 +187,13 @@ async function resolveLayers(sql: Queryable, orgId: string, row: ScheduleRow): P
 }
 
 /** The schedule's overrides over a period, of people still members. */
-async function overridesBetween(sql: Queryable, orgId: string, scheduleId: string, from: Date, to: Date) {
+export async function overridesBetween(
+  sql: Queryable,
+  orgId: string,
+  scheduleId: string,
+  from: Date,
+  to: Date,
+) {
   const rows = await sql<OverrideRow[]>`
     select o.id, o.schedule_id, o.user_id, o.starts_at, o.ends_at, o.created_at from schedule_overrides o
       join memberships m on m.user_id = o.user_id and m.org_id = o.org_id
@@ -234,7 +244,7 @@ export async function getOnCall(
 
 export async function listOverrides(deps: Deps, identity: Identity, id: string): Promise<OverrideView[]> {
   const { sql } = deps;
-  await findSchedule(sql, identity.orgId, id);
+  await loadSchedule(sql, identity.orgId, id);
   const rows = await sql<OverrideRow[]>`
     select id, schedule_id, user_id, starts_at, ends_at, created_at from schedule_overrides
      where org_id = ${identity.orgId} and schedule_id = ${id} order by starts_at, id`;
@@ -247,7 +257,7 @@ export async function createOverride(
   input: CreateOverrideInput,
 ): Promise<OverrideView> {
   const { sql } = deps;
-  await findSchedule(sql, identity.orgId, input.id);
+  await loadSchedule(sql, identity.orgId, input.id);
   const [member] = await sql`
     select 1 from memberships where org_id = ${identity.orgId} and user_id = ${input.user_id}`;
   if (!member) throw AppError.invalid({ user_id: 'unknown user' });
