@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { mutation, query } from '../procedure';
 import {
   scheduleMeta,
+  ZCalendarUrl,
   ZCreateOverrideInput,
   ZCreateScheduleInput,
   ZOnCall,
@@ -27,4 +28,6 @@ export const schedulesProcedures = {
     output: ZOverride,
   }),
   deleteOverride: mutation({ meta: scheduleMeta.deleteOverride, input: ZOverrideId, output: ZOverride }),
+  calendarUrl: query({ meta: scheduleMeta.calendarUrl, input: ZScheduleId, output: ZCalendarUrl }),
+  myCalendarUrl: query({ meta: scheduleMeta.myCalendarUrl, output: ZCalendarUrl }),
 };

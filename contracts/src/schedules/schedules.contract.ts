@@ -184,6 +184,12 @@ export type CreateOverrideInput = z.infer<typeof ZCreateOverrideInput>;
 
 export const ZOverrideId = z.strictObject({ id: z.uuid(), override_id: z.uuid() });
 
+export const ZCalendarUrl = z
+  .object({
+    url: z.string().describe('A signed iCalendar feed URL (RFC 5545): anyone holding it reads the feed'),
+  })
+  .meta({ id: 'CalendarUrl' });
+
 const tags = ['schedules'];
 const op = (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -217,4 +223,15 @@ export const scheduleMeta = {
     status: 201,
   },
   deleteOverride: op('DELETE', '/schedules/{id}/overrides/{override_id}', 'Delete an override'),
+  calendarUrl: op(
+    'GET',
+    '/schedules/{id}/calendar-url',
+    'The signed iCalendar feed URL of a schedule’s shifts',
+    'The feed (text/calendar) covers a week back and eight weeks ahead, one event per shift, named after who is on call.',
+  ),
+  myCalendarUrl: op(
+    'GET',
+    '/on-call/calendar-url',
+    'The signed iCalendar feed URL of the caller’s own shifts on every schedule',
+  ),
 } as const;

@@ -205,6 +205,8 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
     body: { user_id: userId, starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
   });
   await call(owner, 'GET /schedules/{id}/overrides', { params: id });
+  await call(owner, 'GET /schedules/{id}/calendar-url', { params: id });
+  await call(owner, 'GET /on-call/calendar-url');
   await call(owner, 'GET /schedules/{id}/on-call', { params: id, query: { at: '2026-03-03T10:00:00Z' } });
   await call(owner, 'DELETE /schedules/{id}/overrides/{override_id}', {
     params: { ...id, override_id: override.id },

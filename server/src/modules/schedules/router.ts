@@ -2,14 +2,13 @@ import { schedulesProcedures as p } from '@beckon/contracts/schedules/procedures
 import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
+import { personFeedUrl, scheduleFeedUrl } from './calendar-feed';
+import { createOverride, deleteOverride, listOverrides } from './overrides.service';
 import {
-  createOverride,
   createSchedule,
-  deleteOverride,
   deleteSchedule,
   getOnCall,
   getSchedule,
-  listOverrides,
   listSchedules,
   replaceSchedule,
 } from './schedules.service';
@@ -40,4 +39,8 @@ export const schedulesRouter = router({
   deleteOverride: implement(manage, p.deleteOverride).mutation(({ ctx, input }) =>
     deleteOverride(ctx.deps, ctx.identity, input),
   ),
+  calendarUrl: implement(read, p.calendarUrl).query(({ ctx, input }) =>
+    scheduleFeedUrl(ctx.deps, ctx.identity, input.id),
+  ),
+  myCalendarUrl: implement(read, p.myCalendarUrl).query(({ ctx }) => personFeedUrl(ctx.deps, ctx.identity)),
 });
