@@ -12,6 +12,8 @@ import {
   ZReplaceScheduleInput,
   ZSchedule,
   ZScheduleId,
+  ZShift,
+  ZShiftsInput,
 } from './schedules.contract';
 
 export const schedulesProcedures = {
@@ -28,6 +30,7 @@ export const schedulesProcedures = {
     output: ZOverride,
   }),
   deleteOverride: mutation({ meta: scheduleMeta.deleteOverride, input: ZOverrideId, output: ZOverride }),
+  shifts: query({ meta: scheduleMeta.shifts, input: ZShiftsInput, output: z.array(ZShift) }),
   calendarUrl: query({ meta: scheduleMeta.calendarUrl, input: ZScheduleId, output: ZCalendarUrl }),
   myCalendarUrl: query({ meta: scheduleMeta.myCalendarUrl, output: ZCalendarUrl }),
 };

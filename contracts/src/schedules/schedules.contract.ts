@@ -184,6 +184,28 @@ export type CreateOverrideInput = z.infer<typeof ZCreateOverrideInput>;
 
 export const ZOverrideId = z.strictObject({ id: z.uuid(), override_id: z.uuid() });
 
+export const ZShiftsInput = z.strictObject({
+  id: z.uuid(),
+  from: ZInstant.optional().describe('Start of the span (default: now)'),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SCHEDULE_LIMITS.windowDays)
+    .default(14)
+    .describe(`Length of the span in days (default 14, at most ${SCHEDULE_LIMITS.windowDays})`),
+});
+
+export const ZShift = z
+  .object({
+    user_id: z.uuid(),
+    name: z.string().describe('The person’s name, else their email address'),
+    starts_at: z.string(),
+    ends_at: z.string(),
+  })
+  .meta({ id: 'Shift' });
+export type ShiftView = z.infer<typeof ZShift>;
+
 export const ZCalendarUrl = z
   .object({
     url: z.string().describe('A signed iCalendar feed URL (RFC 5545): anyone holding it reads the feed'),
@@ -223,6 +245,12 @@ export const scheduleMeta = {
     status: 201,
   },
   deleteOverride: op('DELETE', '/schedules/{id}/overrides/{override_id}', 'Delete an override'),
+  shifts: op(
+    'GET',
+    '/schedules/{id}/shifts',
+    'Who is on call over a span, shift by shift',
+    'Consecutive stretches with one person on call (overrides included); stretches with nobody are left out.',
+  ),
   calendarUrl: op(
     'GET',
     '/schedules/{id}/calendar-url',

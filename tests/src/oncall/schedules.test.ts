@@ -153,9 +153,22 @@ describe('schedules', () => {
     expect((await owner.delete(`/api/schedules/${schedule.id}/overrides/${res.body.id}`)).status).toBe(404);
   });
 
+  it('lists the shifts of a span, overrides and restrictions included', async () => {
+    const res = await viewer.get<{ user_id: string; starts_at: string; ends_at: string }[]>(
+      `/api/schedules/${schedule.id}/shifts?from=2026-03-02T00:00:00Z&days=1`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.map((s) => [s.user_id, s.starts_at, s.ends_at])).toEqual([
+      [alice, '2026-03-02T00:00:00.000Z', '2026-03-02T08:00:00.000Z'],
+      [carol, '2026-03-02T08:00:00.000Z', '2026-03-02T17:00:00.000Z'],
+      [alice, '2026-03-02T17:00:00.000Z', '2026-03-02T19:00:00.000Z'],
+      [bob, '2026-03-02T19:00:00.000Z', '2026-03-03T00:00:00.000Z'],
+    ]);
+    expect((await viewer.get(`/api/schedules/${schedule.id}/shifts?days=91`)).status).toBe(400);
+  });
+
   it('defaults the instant to now', async () => {
     const res = await viewer.get<OnCall & { at: string }>(`/api/schedules/${schedule.id}/on-call`);
-    expect(res.status).toBe(200);
     expect(Math.abs(Date.parse(res.body.at) - Date.now())).toBeLessThan(60_000);
   });
 

@@ -207,6 +207,10 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
     body: { user_id: userId, starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
   });
   await call(owner, 'GET /schedules/{id}/overrides', { params: id });
+  await call(owner, 'GET /schedules/{id}/shifts', {
+    params: id,
+    query: { from: '2026-03-02T00:00:00Z', days: '3' },
+  });
   await call(owner, 'GET /schedules/{id}/calendar-url', { params: id });
   await call(owner, 'GET /on-call/calendar-url');
   await call(owner, 'GET /schedules/{id}/on-call', { params: id, query: { at: '2026-03-03T10:00:00Z' } });

@@ -1,13 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import { resolveSigningKey } from '../../signing-key';
 import { type CalendarEvent, icalendar } from './icalendar';
-import { loadSchedule, overridesBetween, resolveLayers } from './schedules.service';
-import { shiftsBetween } from './shifts';
+import { loadSchedule } from './schedules.service';
+import { namedShifts } from './shifts.service';
 
 /** What a feed URL shows, signed into it: one schedule's shifts, or one person's on every schedule. */
 type FeedClaim = { k: 'schedule'; o: string; s: string } | { k: 'person'; o: string; u: string };
@@ -60,23 +59,6 @@ export async function personFeedUrl(deps: Deps, identity: Identity) {
   return { url: await feedUrl(deps.env, { k: 'person', o: identity.orgId, u: identity.userId }) };
 }
 
-async function scheduleEvents(sql: Queryable, orgId: string, id: string, from: number, to: number) {
-  const row = await loadSchedule(sql, orgId, id);
-  const schedule = await resolveLayers(sql, orgId, row);
-  const overrides = await overridesBetween(sql, orgId, id, new Date(from), new Date(to));
-  const names = new Map(
-    (
-      await sql<{ id: string; name: string }[]>`
-        select u.id, coalesce(u.name, u.email) as name from users u
-          join memberships m on m.user_id = u.id and m.org_id = ${orgId}`
-    ).map((u) => [u.id, u.name]),
-  );
-  const shifts = shiftsBetween(schedule, overrides, from, to).flatMap((s) =>
-    s.userId ? [{ ...s, userId: s.userId }] : [],
-  );
-  return { row, shifts, names };
-}
-
 /**
  * The iCalendar text of a feed URL's token, or null when the token is not ours or names what
  * no longer exists (a deleted schedule, a person who left).
@@ -91,7 +73,7 @@ export async function calendarFeed(deps: Deps, token: string): Promise<string | 
   let name: string;
   try {
     if (claim.k === 'schedule') {
-      const { row, shifts, names } = await scheduleEvents(deps.sql, claim.o, claim.s, from, to);
+      const { row, shifts, names } = await namedShifts(deps.sql, claim.o, claim.s, from, to);
       name = `On call: ${row.name}`;
       for (const s of shifts) {
         events.push({
@@ -110,7 +92,7 @@ export async function calendarFeed(deps: Deps, token: string): Promise<string | 
         { id: string }[]
       >`select id from schedules where org_id = ${claim.o} order by name`;
       for (const { id } of ids) {
-        const { row, shifts } = await scheduleEvents(deps.sql, claim.o, id, from, to);
+        const { row, shifts } = await namedShifts(deps.sql, claim.o, id, from, to);
         for (const s of shifts.filter((shift) => shift.userId === claim.u)) {
           events.push({
             uid: `${row.id}-${claim.u}-${s.start}@beckon`,

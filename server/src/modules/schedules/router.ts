@@ -12,6 +12,7 @@ import {
   listSchedules,
   replaceSchedule,
 } from './schedules.service';
+import { listShifts } from './shifts.service';
 
 // As templates: the organization's admins shape schedules, every member reads them.
 const read = permissionProcedure('items.read');
@@ -39,6 +40,7 @@ export const schedulesRouter = router({
   deleteOverride: implement(manage, p.deleteOverride).mutation(({ ctx, input }) =>
     deleteOverride(ctx.deps, ctx.identity, input),
   ),
+  shifts: implement(read, p.shifts).query(({ ctx, input }) => listShifts(ctx.deps, ctx.identity, input)),
   calendarUrl: implement(read, p.calendarUrl).query(({ ctx, input }) =>
     scheduleFeedUrl(ctx.deps, ctx.identity, input.id),
   ),
