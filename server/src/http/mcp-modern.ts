@@ -261,9 +261,9 @@ async function listen(ctx: RpcContext, body: Body, reply: FastifyReply, shutdown
   });
   /** `notifications/tasks`: the task as tasks/get shows it now (its result once completed). */
   const taskChanged = async (taskId: string) => {
-    const { resultType: _complete, ...task } = (await MODERN_METHODS['tasks/get']?.(ctx, {
+    const { resultType: _complete, ...task } = ((await MODERN_METHODS['tasks/get']?.(ctx, {
       taskId,
-    })) as Record<string, unknown>;
+    })) ?? {}) as Record<string, unknown>;
     if (!closed)
       sse(res, { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: subscription } });
   };
