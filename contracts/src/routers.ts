@@ -16,6 +16,7 @@ import { itemsProcedures } from './items/procedures';
 import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
+import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
 import { statsProcedures } from './stats/procedures';
@@ -29,6 +30,7 @@ export const appContract = {
   attachments: attachmentsProcedures,
   channels: channelsProcedures,
   templates: templatesProcedures,
+  schedules: schedulesProcedures,
   settings: settingsProcedures,
   audit: auditProcedures,
   stats: statsProcedures,

@@ -13,6 +13,7 @@ import { invitationAccountRouter, invitationAdminRouter } from './modules/invita
 import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
+import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
@@ -28,6 +29,7 @@ export const appRouter = router({
   attachments: attachmentsRouter,
   channels: channelsRouter,
   templates: templatesRouter,
+  schedules: schedulesRouter,
   settings: settingsRouter,
   audit: auditRouter,
   stats: statsRouter,

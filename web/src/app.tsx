@@ -17,6 +17,9 @@ const AgentsPage = lazy(() =>
 const SlackLinkPage = lazy(() =>
   import('./features/settings/slack-link-page').then((m) => ({ default: m.SlackLinkPage })),
 );
+const SchedulesPage = lazy(() =>
+  import('./features/schedules/schedules-page').then((m) => ({ default: m.SchedulesPage })),
+);
 const SettingsPage = lazy(() =>
   import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
@@ -40,7 +43,7 @@ function NotFound() {
 
 /**
  * Routes: /login, /verify?token=, /auth/callback#token=, /invite/:code, /, /items/:id, /agents,
- * /settings/:section (notifications, members, webhooks, billing, slack), /slack/link.
+ * /schedules, /settings/:section (notifications, members, webhooks, billing, slack), /slack/link.
  */
 export function App() {
   const token = useToken();
@@ -82,6 +85,15 @@ export function App() {
       <Shell page="agents">
         <Lazy>
           <AgentsPage />
+        </Lazy>
+      </Shell>
+    );
+  }
+  if (pathname === '/schedules') {
+    return (
+      <Shell page="schedules">
+        <Lazy>
+          <SchedulesPage />
         </Lazy>
       </Shell>
     );

@@ -24,6 +24,7 @@ describe('escalation policies and assignees', () => {
     expect(assigneeKey({ type: 'user', id: ID })).toBe(`user:${ID}`);
     expect(assigneeKey({ type: 'team', id: ID })).toBe(`team:${ID}`);
     expect(assigneeKey({ type: 'role', name: 'admin' })).toBe('role:admin');
+    expect(assigneeKey({ type: 'schedule', id: ID })).toBe(`schedule:${ID}`);
   });
 
   it('refuses the same assignee twice, but not the same id as a user and a team', () => {

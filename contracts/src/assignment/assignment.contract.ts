@@ -4,14 +4,17 @@ import { z } from 'zod';
 export const ASSIGNMENT_LIMITS = { assignees: 20, steps: 10, maxAfterDays: 365 };
 
 /**
- * Who an item is for: a member, a team of the organization, or everyone holding a role (by name:
- * a system role such as `admin`, or one of the organization's own).
+ * Who an item is for: a member, a team of the organization, everyone holding a role (by name:
+ * a system role such as `admin`, or one of the organization's own), or whoever is on call on one
+ * of its schedules (resolved to that person, added as a user, when the item is created or
+ * assigned and at each escalation step).
  */
 export const ZAssignee = z
   .discriminatedUnion('type', [
     z.strictObject({ type: z.literal('user'), id: z.uuid() }),
     z.strictObject({ type: z.literal('team'), id: z.uuid() }),
     z.strictObject({ type: z.literal('role'), name: z.string().min(1).max(100) }),
+    z.strictObject({ type: z.literal('schedule'), id: z.uuid() }),
   ])
   .meta({ id: 'Assignee' });
 export type Assignee = z.infer<typeof ZAssignee>;
@@ -21,7 +24,7 @@ export const ZAssignees = z
   .max(ASSIGNMENT_LIMITS.assignees)
   .refine((list) => new Set(list.map(assigneeKey)).size === list.length, { message: 'listed twice' });
 
-/** `user:<id>`, `team:<id>`, `role:<name>`: how a list filter matches an assignee. */
+/** `user:<id>`, `team:<id>`, `role:<name>`, `schedule:<id>`: how a list filter matches an assignee. */
 export function assigneeKey(assignee: Assignee): string {
   return assignee.type === 'role' ? `role:${assignee.name}` : `${assignee.type}:${assignee.id}`;
 }
@@ -96,7 +99,7 @@ export const assignmentView = {
 /** What an item-creation request (and a template) may give. */
 export const assignmentFields = {
   assignees: ZAssignees.optional().describe(
-    'Who should answer: [{type:"user",id}, {type:"team",id}, {type:"role",name}]; pushes go to them',
+    'Who should answer: [{type:"user",id}, {type:"team",id}, {type:"role",name}, {type:"schedule",id}]; pushes go to them',
   ),
   escalation: ZEscalation.optional().describe(
     'Steps while open, e.g. [{after:"PT30M",action:"remind"},{after:"PT2H",action:"escalate",to:[{type:"role",name:"admin"}]}]; default: the channel’s; [] for none',

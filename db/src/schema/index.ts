@@ -8,5 +8,6 @@ export * from './limits';
 export * from './mcp';
 export * from './orgs';
 export * from './push';
+export * from './schedules';
 export * from './settings';
 export * from './slack';

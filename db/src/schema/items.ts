@@ -20,7 +20,9 @@ import { organizations } from './orgs';
 export { actorTypes, answerChannels, itemLevels, itemStatuses };
 
 /** An item's assignee as stored (the server's contract validates it: contracts/src/assignment/assignment.contract.ts). */
-export type StoredAssignee = { type: 'user' | 'team'; id: string } | { type: 'role'; name: string };
+export type StoredAssignee =
+  | { type: 'user' | 'team' | 'schedule'; id: string }
+  | { type: 'role'; name: string };
 /** A step of an escalation policy as stored. */
 export type StoredEscalationStep =
   | { after: string; action: 'remind' }

@@ -49,9 +49,9 @@ class Form(TypedDict):
 
 
 class Assignee(TypedDict, total=False):
-    """``{"type": "user"|"team", "id": ...}`` or ``{"type": "role", "name": ...}``."""
+    """``{"type": "user"|"team"|"schedule", "id": ...}`` or ``{"type": "role", "name": ...}``."""
 
-    type: Required[Literal["user", "team", "role"]]
+    type: Required[Literal["user", "team", "role", "schedule"]]
     id: str
     name: str
 

@@ -168,6 +168,7 @@ export async function people({ record }: Walk, owner: HttpClient, auth: HttpClie
   await call(owner, 'GET /admin/teams');
   await call(owner, 'POST /admin/teams/{team_id}/members', { params: teamId, body: user });
   await call(owner, 'GET /admin/teams/{team_id}/members', { params: teamId });
+  await schedules(record, owner, team.id, grace.user_id);
   await call(owner, 'DELETE /admin/teams/{team_id}/members/{user_id}', { params: { ...teamId, ...user } });
   await call(owner, 'DELETE /admin/teams/{team_id}', { params: teamId });
   await call(owner, 'POST /admin/users/{user_id}/deactivate', { params: user });
@@ -178,6 +179,45 @@ export async function people({ record }: Walk, owner: HttpClient, auth: HttpClie
   await call(owner, 'GET /settings');
   await call(owner, 'PUT /settings/{key}', { params: { key: 'ui.theme' }, body: { value: 'dark' } });
   await record.call('auth', graceAuth, 'POST /logout');
+}
+
+/** An on-call schedule: the team takes weekly turns in office hours, with an override. */
+async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: string, userId: string) {
+  const call = record.on('resource');
+  const layer = {
+    name: 'office hours',
+    members: [{ type: 'team', id: teamId }],
+    start: '2026-03-02T09:00',
+    turn: { unit: 'week', count: 1 },
+    restrictions: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' }],
+  };
+  const body = {
+    name: 'platform',
+    description: 'Platform on-call',
+    time_zone: 'Europe/Paris',
+    layers: [layer],
+  };
+  const schedule = await call<Row>(owner, 'POST /schedules', { body });
+  const id = { id: schedule.id };
+  await call(owner, 'GET /schedules');
+  await call(owner, 'GET /schedules/{id}', { params: id });
+  await call(owner, 'PUT /schedules/{id}', { params: id, body: { ...body, description: 'Platform team' } });
+  const override = await call<Row>(owner, 'POST /schedules/{id}/overrides', {
+    params: id,
+    body: { user_id: userId, starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
+  });
+  await call(owner, 'GET /schedules/{id}/overrides', { params: id });
+  await call(owner, 'GET /schedules/{id}/shifts', {
+    params: id,
+    query: { from: '2026-03-02T00:00:00Z', days: '3' },
+  });
+  await call(owner, 'GET /schedules/{id}/calendar-url', { params: id });
+  await call(owner, 'GET /on-call/calendar-url');
+  await call(owner, 'GET /schedules/{id}/on-call', { params: id, query: { at: '2026-03-03T10:00:00Z' } });
+  await call(owner, 'DELETE /schedules/{id}/overrides/{override_id}', {
+    params: { ...id, override_id: override.id },
+  });
+  await call(owner, 'DELETE /schedules/{id}', { params: id });
 }
 
 /** Webhooks both ways, billing, push devices and personal preferences. */

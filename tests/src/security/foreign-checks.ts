@@ -17,7 +17,7 @@ import {
  * ids are: each is proven valid by the control call (the same input with the caller's own
  * objects must not be a 400, 404 or 422). A new route with required fields needs a line here.
  */
-const SAMPLE_INPUT: Record<string, () => Record<string, unknown>> = {
+const SAMPLE_INPUT: Record<string, (home: Tenant) => Record<string, unknown>> = {
   'items.create': () => ({ title: 'sweep' }),
   'gate.request': () => ({ rule: 'Bash(sweep)', title: 'sweep' }),
   'items.update': () => ({ title: 'changed' }),
@@ -33,6 +33,19 @@ const SAMPLE_INPUT: Record<string, () => Record<string, unknown>> = {
   'admin.createInvitation': () => ({ kind: 'link' }),
   'accounts.createApiKey': () => ({ label: 'sweep' }),
   'slack.putRoute': () => ({ slack_channel_id: 'C0SWEEP' }),
+  // A layer needs a member of the caller's organization (its nested ids: tests/src/oncall).
+  'schedules.replace': (home) => ({
+    name: `s-${Math.random().toString(36).slice(2, 10)}`,
+    time_zone: 'UTC',
+    layers: [
+      {
+        members: [{ type: 'user', id: home.userId }],
+        start: '2026-01-05T09:00',
+        turn: { unit: 'day', count: 1 },
+      },
+    ],
+  }),
+  'schedules.createOverride': () => ({ starts_at: '2026-01-05T09:00:00Z', ends_at: '2026-01-06T09:00:00Z' }),
 };
 
 /** The values of a route that name objects: in path order, then the other UUID fields, then names. */
@@ -105,7 +118,7 @@ export async function checkForeignIds(call: Call, targets: Target[], options: Fo
   const prepared = await inPool(units, PARALLEL, async ({ t, all, theirs }) => ({
     own: await ownValues(all, home),
     foreign: await ownValues(theirs, victim),
-    sample: SAMPLE_INPUT[t.path]?.() ?? {},
+    sample: SAMPLE_INPUT[t.path]?.(home) ?? {},
   }));
   const problems: string[] = [];
   for (const [i, { t, theirs }] of units.entries()) {

@@ -51,7 +51,18 @@ const member: Maker = async (t) => {
   return user.id;
 };
 
+const schedule: Maker = async (t) => {
+  const layer = {
+    members: [{ type: 'user', id: t.userId }],
+    start: '2026-01-05T09:00',
+    turn: { unit: 'week', count: 1 },
+  };
+  const body = { name: `s-${unique()}`, time_zone: 'UTC', layers: [layer] };
+  return (await created(t.owner.post('/api/schedules', body), 'a schedule')).id!;
+};
+
 const MAKERS = {
+  schedule,
   item,
   attachment: async (t, chosen) => {
     const itemId = chosen.id ?? (await item(t, {}));
@@ -93,6 +104,11 @@ const MAKERS = {
   webhook: async (t) => {
     const body = { name: 'out', url: 'https://example.com/hook', events: ['item.created'] };
     return (await created(t.owner.post('/api/webhooks', body), 'a webhook')).id!;
+  },
+  'schedule-override': async (t, chosen) => {
+    const scheduleId = chosen.id ?? (await schedule(t, {}));
+    const body = { user_id: t.userId, starts_at: '2026-01-05T09:00:00Z', ends_at: '2026-01-06T09:00:00Z' };
+    return (await created(t.owner.post(`/api/schedules/${scheduleId}/overrides`, body), 'an override')).id!;
   },
   channel: async (t) =>
     (await created(t.owner.post('/api/channels', { name: `c-${unique()}`, mode: 'open' }), 'a channel')).id!,
@@ -147,6 +163,8 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   plan_id: 'global',
   template: 'template',
   grants: 'gate-grant',
+  schedules: 'schedule',
+  overrides: 'schedule-override',
 };
 
 /** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */

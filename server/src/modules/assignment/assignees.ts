@@ -5,6 +5,7 @@ import {
 } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
+import { resolveOnCall } from '../schedules/schedules.service';
 
 /**
  * The assignees of a request that are not of the organization, as the request's field paths:
@@ -14,12 +15,14 @@ import { AppError } from '../../errors';
 async function unknownAssignees(sql: Queryable, orgId: string, lists: [string, Assignee[]][]) {
   const all = lists.flatMap(([, list]) => list);
   if (all.length === 0) return {};
-  const ids = (type: 'user' | 'team') => all.flatMap((a) => (a.type === type ? [a.id] : []));
+  const ids = (type: 'user' | 'team' | 'schedule') => all.flatMap((a) => (a.type === type ? [a.id] : []));
   const roles = all.flatMap((a) => (a.type === 'role' ? [a.name] : []));
   const known = await sql<{ key: string }[]>`
     select 'user:' || user_id::text as key from memberships where org_id = ${orgId} and user_id = any(${ids('user')}::uuid[])
     union all
     select 'team:' || id::text from teams where org_id = ${orgId} and id = any(${ids('team')}::uuid[])
+    union all
+    select 'schedule:' || id::text from schedules where org_id = ${orgId} and id = any(${ids('schedule')}::uuid[])
     union all
     select 'role:' || name from roles where (org_id = ${orgId} or org_id is null) and name = any(${roles}::text[])`;
   const keys = new Set(known.map((row) => row.key));
@@ -54,9 +57,36 @@ export function withAssignees(a: Assignee[], b: Assignee[]): Assignee[] {
   return [...a, ...b.filter((assignee) => !keys.has(assigneeKey(assignee)))];
 }
 
+/** Who was on call on a schedule when it was resolved (recorded in audit entries as `on_call`). */
+export type OnCallResolution = { schedule_id: string; user_id: string };
+
 /**
- * The people behind assignees: members named, members of the teams, members holding the roles.
- * Only current members of the organization (a team member who left is no one).
+ * The assignees with the person on call at `at` on each of their schedules added as a user
+ * (a schedule with nobody on call adds no one), and who that was.
+ */
+export async function withOnCall(
+  sql: Queryable,
+  orgId: string,
+  assignees: Assignee[],
+  at: Date,
+): Promise<{ assignees: Assignee[]; onCall: OnCallResolution[] }> {
+  const onCall: OnCallResolution[] = [];
+  for (const assignee of assignees) {
+    if (assignee.type !== 'schedule') continue;
+    const answer = await resolveOnCall(sql, orgId, assignee.id, at);
+    if (answer?.userId) onCall.push({ schedule_id: assignee.id, user_id: answer.userId });
+  }
+  const people = onCall.map((o): Assignee => ({ type: 'user', id: o.user_id }));
+  return { assignees: withAssignees(assignees, people), onCall };
+}
+
+/** `{on_call}` for an audit entry's data when schedules were resolved, else nothing. */
+export const onCallAuditData = (onCall: OnCallResolution[]) => (onCall.length > 0 ? { on_call: onCall } : {});
+
+/**
+ * The people behind assignees: members named, members of the teams, members holding the roles
+ * (a schedule's person is among them as a user: withOnCall). Only current members of the
+ * organization (a team member who left is no one).
  */
 export async function peopleOf(sql: Queryable, orgId: string, assignees: Assignee[]): Promise<string[]> {
   if (assignees.length === 0) return [];
@@ -88,17 +118,19 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
 }
 
 /**
- * The assignment of a new item: its assignees and escalation policy, checked against the
- * organization; without a policy of its own (nor its template's), its channel's.
+ * The assignment of a new item: its assignees (with whoever is on call on their schedules at
+ * `at`) and escalation policy, checked against the organization; without a policy of its own (nor
+ * its template's), its channel's.
  */
 export async function newAssignment(
   sql: Queryable,
   orgId: string,
   fields: { assignees?: Assignee[]; escalation?: Escalation },
   channelDefault: Escalation | undefined,
+  at: Date,
 ) {
   await checkAssignment(sql, orgId, fields);
-  const assignees = fields.assignees ?? [];
+  const { assignees, onCall } = await withOnCall(sql, orgId, fields.assignees ?? [], at);
   const escalation = fields.escalation ?? channelDefault ?? [];
-  return { assignees, assignee_keys: assignees.map(assigneeKey), escalation };
+  return { assignment: { assignees, assignee_keys: assignees.map(assigneeKey), escalation }, onCall };
 }

@@ -6,7 +6,7 @@ import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { checkAssignment, peopleOf } from '../assignment/assignees';
+import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../assignment/assignees';
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
@@ -57,7 +57,8 @@ export async function assignItem(
   input: { id: string; assignees: Assignee[] },
 ): Promise<ItemView> {
   await checkAssignment(deps.sql, identity.orgId, { assignees: input.assignees });
-  const keys = input.assignees.map(assigneeKey);
+  const { assignees, onCall } = await withOnCall(deps.sql, identity.orgId, input.assignees, deps.clock());
+  const keys = assignees.map(assigneeKey);
   return changeAssignment(
     deps,
     identity,
@@ -66,9 +67,9 @@ export async function assignItem(
       row.assignee_keys.join('\n') === keys.join('\n')
         ? null
         : {
-            set: { assignees: deps.sql.json(input.assignees as never), assignee_keys: keys },
+            set: { assignees: deps.sql.json(assignees as never), assignee_keys: keys },
             action: 'item.assign',
-            data: { assignees: input.assignees, previous: row.assignees },
+            data: { assignees, previous: row.assignees, ...onCallAuditData(onCall) },
           },
     async (tx, row, before) => {
       if (row.status !== 'open') return;

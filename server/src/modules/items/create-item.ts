@@ -13,7 +13,7 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type { TraceContext } from '../../trpc/context';
-import { newAssignment } from '../assignment/assignees';
+import { newAssignment, onCallAuditData } from '../assignment/assignees';
 import { quotaError } from '../billing/plan-gate';
 import { approvalsAuditData } from './approvers';
 import { escalationJob } from './escalation';
@@ -68,9 +68,9 @@ export async function createItem(
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
   const channel = await channelOf(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
-  const assignment = await newAssignment(sql, identity.orgId, input, channel?.escalation);
-  const policies = itemPolicies(input, identity.userId);
   const now = deps.clock();
+  const { assignment, onCall } = await newAssignment(sql, identity.orgId, input, channel?.escalation, now);
+  const policies = itemPolicies(input, identity.userId);
   const row: ItemRow = {
     id: uuidv7(),
     org_id: identity.orgId,
@@ -117,7 +117,7 @@ export async function createItem(
     action: 'item.create',
     actor,
     event: 'item.created',
-    data: approvalsAuditData(row.approvals),
+    data: { ...approvalsAuditData(row.approvals), ...onCallAuditData(onCall) },
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
     slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });

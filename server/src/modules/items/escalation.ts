@@ -5,7 +5,7 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
-import { withAssignees } from '../assignment/assignees';
+import { onCallAuditData, withAssignees, withOnCall } from '../assignment/assignees';
 import { nextStep } from '../assignment/escalation-due';
 import { recordItemChange } from './item-changes';
 import { RETURNING, SELECT } from './item-queries';
@@ -54,21 +54,34 @@ export async function escalateItem(deps: Deps, payload: unknown): Promise<void> 
     if (current?.status !== 'open' || current.escalation_step !== job.step) return;
     const step = current.escalation[job.step];
     if (!step) return;
-    const assignees =
-      step.action === 'escalate' ? withAssignees(current.assignees, step.to) : current.assignees;
+    // Schedules are resolved again at each step: a reminder reaches whoever is on call now, an
+    // escalation the people on call on the schedules it names.
+    const at = deps.clock();
+    const target = step.action === 'escalate' ? step.to : current.assignees;
+    const resolved = await withOnCall(tx, current.org_id, target, at);
+    const assignees = withAssignees(current.assignees, resolved.assignees);
     const [updated] = await tx<ItemRow[]>`
       update items set escalation_step = ${job.step + 1}, assignees = ${tx.json(assignees as never)},
                        assignee_keys = ${assignees.map(assigneeKey)}, updated_at = now()
        where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const reminded = step.action === 'remind';
-    const recipients = await peopleFor(tx, row, step);
+    const recipients = await peopleFor(
+      tx,
+      row,
+      step.action === 'escalate' ? { ...step, to: resolved.assignees } : step,
+    );
     await recordItemChange(tx, {
       row,
       action: reminded ? 'item.remind' : 'item.escalate',
       actor: SYSTEM,
       event: reminded ? 'item.reminded' : 'item.escalated',
-      data: { step: job.step, ...step, recipients: 'only' in recipients ? recipients.only : 'everyone' },
+      data: {
+        step: job.step,
+        ...step,
+        recipients: 'only' in recipients ? recipients.only : 'everyone',
+        ...onCallAuditData(resolved.onCall),
+      },
       webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
     });
     await notifyPeople(deps, tx, row, recipients, reminded ? 'reminded' : 'escalated');

@@ -4,7 +4,8 @@ import type { ItemRow } from './item-view';
 /**
  * Display names of what an item, its comments and its timeline refer to by id: people (their
  * name, else their email address), agents, inbound webhooks (the agent an item created through
- * one names) and teams. Ids are UUIDv7, unique across these tables, so one id names one thing.
+ * one names), teams and schedules. Ids are UUIDv7, unique across these tables, so one id names
+ * one thing.
  * These are SQL expressions over a row, computed in the statement that reads or changes it: no
  * read path needs another round trip, and a change's answer names what it names.
  */
@@ -17,7 +18,8 @@ const nameOf = (id: string, org: string) => `coalesce(
     (select coalesce(name_u.name, name_u.email) from users name_u where name_u.id = ${id}),
     (select name_a.name from agents name_a where name_a.id = ${id} and name_a.org_id = ${org}),
     (select name_w.name from inbound_webhooks name_w where name_w.id = ${id} and name_w.org_id = ${org}),
-    (select name_t.name from teams name_t where name_t.id = ${id} and name_t.org_id = ${org}))`;
+    (select name_t.name from teams name_t where name_t.id = ${id} and name_t.org_id = ${org}),
+    (select name_sc.name from schedules name_sc where name_sc.id = ${id} and name_sc.org_id = ${org}))`;
 
 /** The name of an actor (`actor_type`, `actor_id` columns of audit entries and comments). */
 export const actorNameSql = (prefix: string) =>

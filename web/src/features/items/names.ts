@@ -17,6 +17,8 @@ export function actorLabel(actor: Actor | null, name: string | null | undefined)
       return name ? `agent ${name}` : 'a deleted agent';
     case 'team':
       return name ? `team ${name}` : 'a deleted team';
+    case 'schedule':
+      return name ? `on call on ${name}` : 'a deleted schedule';
     default:
       return name ?? 'a former member';
   }

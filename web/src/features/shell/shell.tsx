@@ -51,7 +51,13 @@ function NavLink({ to, active, children }: { to: string; active: boolean; childr
   );
 }
 
-const TITLES = { inbox: 'Inbox', item: 'Item', agents: 'Agents', settings: 'Settings' } as const;
+const TITLES = {
+  inbox: 'Inbox',
+  item: 'Item',
+  agents: 'Agents',
+  schedules: 'On-call',
+  settings: 'Settings',
+} as const;
 
 export function Shell({ page, children }: { page: keyof typeof TITLES; children: ReactNode }) {
   const token = useToken();
@@ -99,6 +105,9 @@ export function Shell({ page, children }: { page: keyof typeof TITLES; children:
                 Agents
               </NavLink>
             )}
+            <NavLink to="/schedules" active={pathname === '/schedules'}>
+              On-call
+            </NavLink>
             <NavLink to="/settings" active={pathname.startsWith('/settings')}>
               Settings
             </NavLink>
