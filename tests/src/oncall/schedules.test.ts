@@ -241,14 +241,22 @@ describe('schedules', () => {
       `/api/schedules/${schedule.id}/overrides`,
       { user_id: outsider, starts_at: '2026-03-02T08:00:00Z', ends_at: '2026-03-02T09:00:00Z' },
     );
-    expect(stranger.body).toEqual({ error: 'invalid request', fields: { user_id: 'unknown user' } });
+    expect(stranger.body).toEqual({
+      error: 'invalid request',
+      code: 'invalid_request',
+      fields: { user_id: 'unknown user' },
+    });
     expect((await viewer.get(`/api/schedules/${schedule.id}/on-call?at=tomorrow`)).status).toBe(400);
   });
 
   it('needs channels.manage to write; members and viewers read', async () => {
     for (const client of [member, viewer]) {
       const denied = await client.post('/api/schedules', { ...primary(), name: 'denied' });
-      expect(denied.body).toEqual({ error: 'permission denied', required: 'channels.manage' });
+      expect(denied.body).toEqual({
+        error: 'permission denied',
+        code: 'permission_denied',
+        required: 'channels.manage',
+      });
       const override = await client.post(`/api/schedules/${schedule.id}/overrides`, {
         user_id: alice,
         starts_at: '2026-03-02T08:00:00Z',
