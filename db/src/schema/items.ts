@@ -1,6 +1,7 @@
 import { actorTypes, answerChannels, itemLevels, itemStatuses } from '@beckon/contracts/enums';
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -170,13 +171,39 @@ export const auditEntries = pgTable(
     actorId: uuid('actor_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
+    /**
+     * The entry's place in its organization's chain (contracts/src/proofs/audit-chain.ts):
+     * 1, 2, 3... per organization, the previous entry's hash, and this entry's. Null only for
+     * entries written before the chain existed.
+     */
+    seq: bigint('seq', { mode: 'number' }),
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
   },
   (t) => [
+    uniqueIndex('audit_entries_org_seq_key').on(t.orgId, t.seq),
     index('audit_entries_org_idx').on(t.orgId, t.id),
     index('audit_entries_item_idx').on(t.itemId, t.id),
     index('audit_entries_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * The head of each organization's audit chain: the last entry's seq and hash, updated in the
+ * statement that writes the entry (the row lock orders concurrent writers), and the anchor the
+ * chain starts after (the last entry the retention period removed; seq 0 and 64 zeros before).
+ */
+export const auditHeads = pgTable('audit_heads', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  /** The hash before the last write: what that entry's prev_hash is read from. */
+  prevHash: text('prev_hash').notNull(),
+  anchorSeq: bigint('anchor_seq', { mode: 'number' }).notNull().default(0),
+  anchorHash: text('anchor_hash').notNull().default(sql`repeat('0', 64)`),
+});
 
 export const templates = pgTable(
   'templates',

@@ -17,6 +17,7 @@ Commands:
 ${ASSIGNMENT_USAGE}  mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
                               (runs the @beckon/mcp package, installed separately)
   gate [--policy FILE] | gate install   a coding agent's tool-call hook: rules, or ask people (beckon gate --help)
+  audit verify [--file audit.jsonl]     check the organization's audit chain (beckon audit --help)
 
 Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
   --priority 0-4  --channel <name or id>  --tag <tag> (repeatable)  --metadata <json>

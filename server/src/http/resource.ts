@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { registerSlackWebhooks } from '../modules/slack/slack-http';
 import { registerAgentStream } from './agent-stream';
 import { registerApiRateLimit } from './api-rate-limit';
+import { registerAuditExport } from './audit-export';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
@@ -28,6 +29,7 @@ export async function buildResourceApp(
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
+  registerAuditExport(app, deps);
   await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
   registerSlackWebhooks(app, deps);

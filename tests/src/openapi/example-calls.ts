@@ -128,6 +128,8 @@ export async function items({ record }: Walk, owner: HttpClient, bot: HttpClient
   await call(owner, 'POST /items/{id}/restore', { params: { id: notice.id } });
   await call(bot, 'POST /items/{id}/withdraw', { params: { id: notice.id } });
   await call(owner, 'GET /audit', { query: { item_id: item.id, limit: '20' } });
+  await call(owner, 'GET /audit/verify');
+  await call(owner, 'GET /audit/export');
   await call(owner, 'GET /stats');
   await call(owner, 'DELETE /templates/{name}', { params: { name: 'deploy' } });
   return item.id;

@@ -3,9 +3,13 @@ import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
 import { listAudit } from './audit.service';
+import { verifyAudit } from './audit-chain.service';
 
 export const auditRouter = router({
   list: implement(permissionProcedure('audit.read'), auditProcedures.list).query(({ ctx, input }) =>
     listAudit(ctx.deps, ctx.identity, input),
+  ),
+  verify: implement(permissionProcedure('audit.read'), auditProcedures.verify).query(({ ctx }) =>
+    verifyAudit(ctx.deps, ctx.identity),
   ),
 });

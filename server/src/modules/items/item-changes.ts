@@ -4,7 +4,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
-import { auditInsert } from '../audit/audit.service';
+import { auditCtes } from '../audit/audit.service';
 import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
@@ -92,13 +92,13 @@ const eventData = (sql: Queryable, row: ItemRow) =>
 
 export function followUps(sql: Queryable, change: Change) {
   const { row, actor, event } = change;
-  const audit = sql`audit as (${auditInsert(sql, {
+  const audit = auditCtes(sql, {
     orgId: row.org_id,
     itemId: row.id,
     action: change.action,
     actor,
     data: change.data ?? {},
-  })})`;
+  });
   if (!event) return { ctes: audit, select: sql`1` };
   const eventId = uuidv7();
   const fanOut = change.webhooks !== false;

@@ -1,0 +1,14 @@
+CREATE TABLE "audit_heads" (
+	"org_id" uuid PRIMARY KEY NOT NULL,
+	"seq" bigint NOT NULL,
+	"hash" text NOT NULL,
+	"prev_hash" text NOT NULL,
+	"anchor_seq" bigint DEFAULT 0 NOT NULL,
+	"anchor_hash" text DEFAULT repeat('0', 64) NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "audit_entries" ADD COLUMN "seq" bigint;--> statement-breakpoint
+ALTER TABLE "audit_entries" ADD COLUMN "prev_hash" text;--> statement-breakpoint
+ALTER TABLE "audit_entries" ADD COLUMN "hash" text;--> statement-breakpoint
+ALTER TABLE "audit_heads" ADD CONSTRAINT "audit_heads_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "audit_entries_org_seq_key" ON "audit_entries" USING btree ("org_id","seq");
