@@ -59,6 +59,9 @@ export const items = pgTable(
     tags: text('tags').array().notNull().default([]),
     form: jsonb('form'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** The action the answer decides ({kind, args, policy_version}) and its JCS SHA-256 digest. */
+    action: jsonb('action'),
+    actionDigest: text('action_digest'),
     callbackUrl: text('callback_url'),
     deadlineAt: ts('deadline_at'),
     status: text('status', { enum: itemStatuses }).notNull().default('open'),

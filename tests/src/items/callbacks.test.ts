@@ -58,6 +58,7 @@ describe('callbacks', () => {
       answered_at: expect.stringMatching(/Z$/),
       answered_by: { type: 'user', id: userId },
       answered_via: null,
+      action_digest: null,
       metadata: { ticket: 7 },
       title: 'Approve?',
       event: 'item.answered',

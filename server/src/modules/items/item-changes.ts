@@ -32,6 +32,8 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
     // Where the person answered: "email" or "slack"; null for the API and the dashboard.
     answered_via: row.answered_via,
+    // The digest of the action the answer decides (null when the item binds none).
+    action_digest: row.action_digest,
     metadata: row.metadata,
     title: row.title,
     event,

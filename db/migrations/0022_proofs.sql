@@ -10,5 +10,7 @@ CREATE TABLE "audit_heads" (
 ALTER TABLE "audit_entries" ADD COLUMN "seq" bigint;--> statement-breakpoint
 ALTER TABLE "audit_entries" ADD COLUMN "prev_hash" text;--> statement-breakpoint
 ALTER TABLE "audit_entries" ADD COLUMN "hash" text;--> statement-breakpoint
+ALTER TABLE "items" ADD COLUMN "action" jsonb;--> statement-breakpoint
+ALTER TABLE "items" ADD COLUMN "action_digest" text;--> statement-breakpoint
 ALTER TABLE "audit_heads" ADD CONSTRAINT "audit_heads_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_entries_org_seq_key" ON "audit_entries" USING btree ("org_id","seq");
