@@ -16,6 +16,7 @@ import { itemsProcedures } from './items/procedures';
 import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
+import { receiptProcedures } from './receipts/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
 import { statsProcedures } from './stats/procedures';
@@ -31,6 +32,7 @@ export const appContract = {
   templates: templatesProcedures,
   settings: settingsProcedures,
   audit: auditProcedures,
+  receipts: receiptProcedures,
   stats: statsProcedures,
   admin: { ...adminProcedures, ...invitationAdminProcedures },
   inbound: inboundProcedures,

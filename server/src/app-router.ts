@@ -12,6 +12,7 @@ import { inboundRouter } from './modules/inbound/router';
 import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
+import { receiptsRouter } from './modules/receipts/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
@@ -29,6 +30,7 @@ export const appRouter = router({
   templates: templatesRouter,
   settings: settingsRouter,
   audit: auditRouter,
+  receipts: receiptsRouter,
   stats: statsRouter,
   admin: mergeRouters(adminRouter, invitationAdminRouter),
   inbound: inboundRouter,

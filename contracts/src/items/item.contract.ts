@@ -66,6 +66,12 @@ export const ZItem = z
     tags: z.array(z.string()),
     form: ZForm.nullable(),
     action: ZItemAction.nullable().describe('The action the answer decides, bound at creation'),
+    receipt: z
+      .string()
+      .nullable()
+      .describe(
+        'The signed receipt (compact JWS, EdDSA) of the decision: verify with GET /.well-known/jwks.json?org_id=',
+      ),
     metadata: z.record(z.string(), z.unknown()),
     callback_url: z.string().nullable(),
     deadline_at: z.string().nullable(),

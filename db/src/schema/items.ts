@@ -62,6 +62,8 @@ export const items = pgTable(
     /** The action the answer decides ({kind, args, policy_version}) and its JCS SHA-256 digest. */
     action: jsonb('action'),
     actionDigest: text('action_digest'),
+    /** The signed receipt (compact JWS) of the decision that closed it; null while undecided. */
+    receipt: text('receipt'),
     callbackUrl: text('callback_url'),
     deadlineAt: ts('deadline_at'),
     status: text('status', { enum: itemStatuses }).notNull().default('open'),
@@ -207,6 +209,27 @@ export const auditHeads = pgTable('audit_heads', {
   anchorSeq: bigint('anchor_seq', { mode: 'number' }).notNull().default(0),
   anchorHash: text('anchor_hash').notNull().default(sql`repeat('0', 64)`),
 });
+
+/**
+ * The keys an organization's receipts are signed with (Ed25519). One is active (retired_at
+ * null); rotation retires it and the next decision creates another. Retired keys stay published
+ * (/.well-known/jwks.json) so that old receipts still verify. The private key is stored
+ * encrypted with a key derived from OAUTH_SIGNING_KEY.
+ */
+export const receiptKeys = pgTable(
+  'receipt_keys',
+  {
+    kid: text('kid').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: createdAt(),
+    retiredAt: ts('retired_at'),
+  },
+  (t) => [uniqueIndex('receipt_keys_active_key').on(t.orgId).where(sql`${t.retiredAt} is null`)],
+);
 
 export const templates = pgTable(
   'templates',

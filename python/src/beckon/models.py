@@ -212,6 +212,8 @@ class Item(Model):
     tags: list[str]
     form: Form | None
     action: ItemAction | None
+    receipt: str | None
+    """The signed receipt (compact JWS) of the decision; verify with the organization's JWKS."""
     metadata: dict[str, Any]
     callback_url: str | None
     deadline_at: str | None

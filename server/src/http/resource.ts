@@ -15,6 +15,7 @@ import { openApiDocument } from './openapi';
 import { registerPaymentsWebhook } from './payments-webhook';
 import { serveProcedures } from './procedures';
 import { registerProtectedResourceMetadata } from './protected-resource';
+import { registerReceiptKeys } from './receipt-keys';
 import { registerWebSocket } from './websocket';
 
 /** The resource process (port 3000): /api (REST from the tRPC procedures), /trpc, operations. */
@@ -36,6 +37,7 @@ export async function buildResourceApp(
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);
+  registerReceiptKeys(app, deps);
   await registerWebSocket(app, deps);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;

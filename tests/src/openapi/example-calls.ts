@@ -120,6 +120,8 @@ export async function items({ record }: Walk, owner: HttpClient, bot: HttpClient
     body: { values: { approve: true, note: 'Go ahead, watch the error rate.' } },
   });
   await call(owner, 'GET /items/{id}/timeline', { params: id });
+  await call(owner, 'GET /items/{id}/receipt', { params: id });
+  await call(owner, 'POST /receipts/rotate-key');
   await call(owner, 'POST /items/{id}/archive', { params: id });
   await call(owner, 'POST /items/{id}/unarchive', { params: id });
 

@@ -93,6 +93,7 @@ export async function createItem(
     tags: input.tags,
     form: input.form ?? null,
     ...boundAction(action),
+    receipt: null,
     metadata: input.metadata,
     callback_url: input.callback_url ?? null,
     deadline_at: input.deadline_at ?? null,

@@ -34,6 +34,8 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     answered_via: row.answered_via,
     // The digest of the action the answer decides (null when the item binds none).
     action_digest: row.action_digest,
+    // The decision's signed receipt (null for events that decide nothing).
+    receipt: row.receipt,
     metadata: row.metadata,
     title: row.title,
     event,

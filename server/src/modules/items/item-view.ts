@@ -59,6 +59,7 @@ export function itemView(row: ItemRow): ItemView {
       row.action && row.action_digest
         ? { ...row.action, policy_version: row.action.policy_version ?? null, digest: row.action_digest }
         : null,
+    receipt: row.receipt,
     metadata: row.metadata,
     callback_url: row.callback_url,
     deadline_at: iso(row.deadline_at),
