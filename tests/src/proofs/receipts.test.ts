@@ -124,6 +124,28 @@ describe('decision receipts', () => {
     expect((await owner.get(`/api/items/${item.id}/receipt`)).status).toBe(404);
   });
 
+  it('sign the timeout policy’s answer as the policy’s, in the worker', async () => {
+    const hook = await receivers.start();
+    const item = await ask({
+      deadline_at: new Date(Date.now() + 1500).toISOString(),
+      on_timeout: { action: 'answer', values: { ok: false } },
+      callback_url: hook.url,
+    });
+    const [callback] = await hook.waitFor(1);
+    const { receipt } = JSON.parse(callback?.body ?? '{}') as { receipt: string };
+    expect(await verify(receipt)).toMatchObject({
+      item_id: item.id,
+      outcome: 'answered',
+      decided_by: { type: 'policy', id: null },
+      auth_method: 'policy',
+      action_digest: item.action?.digest,
+      response_digest: createHash('sha256')
+        .update(canonicalize({ ok: false }))
+        .digest('hex'),
+    });
+    expect((await owner.get<Item>(`/api/items/${item.id}`)).body.receipt).toBe(receipt);
+  });
+
   it('fail on any change, and with another organization’s keys', async () => {
     const item = await ask();
     const { receipt } = (await owner.post<Item>(`/api/items/${item.id}/answer`, { values: { ok: false } }))
