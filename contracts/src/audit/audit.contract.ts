@@ -52,6 +52,20 @@ export const ZAuditVerdict = z
   .meta({ id: 'AuditVerdict' });
 export type AuditVerdict = z.infer<typeof ZAuditVerdict>;
 
+export const ZAuditCheckpoint = z
+  .object({
+    checkpoint: z
+      .string()
+      .describe(
+        'Compact JWS (EdDSA, typ beckon-audit-checkpoint+jwt) over {iss, iat, org_id, seq, hash, anchor_seq, anchor_hash}',
+      ),
+    seq: z.number().int(),
+    hash: z.string(),
+    jwks_url: z.string(),
+  })
+  .meta({ id: 'AuditCheckpoint' });
+export type AuditCheckpoint = z.infer<typeof ZAuditCheckpoint>;
+
 const tags = ['audit'];
 export const auditMeta = {
   list: {
@@ -61,6 +75,16 @@ export const auditMeta = {
       protect: true,
       tags,
       summary: 'Audit entries, newest first (cursor-paginated)',
+    },
+  },
+  checkpoint: {
+    openapi: {
+      method: 'POST',
+      path: '/audit/checkpoint',
+      protect: true,
+      tags,
+      summary:
+        'Verify the audit chain, then sign its head with the organization’s receipt key (409 when broken)',
     },
   },
   verify: {

@@ -132,6 +132,7 @@ export async function items({ record }: Walk, owner: HttpClient, bot: HttpClient
   await call(owner, 'GET /audit', { query: { item_id: item.id, limit: '20' } });
   await call(owner, 'GET /audit/verify');
   await call(owner, 'GET /audit/export');
+  await call(owner, 'POST /audit/checkpoint');
   await call(owner, 'GET /stats');
   await call(owner, 'DELETE /templates/{name}', { params: { name: 'deploy' } });
   return item.id;

@@ -7,6 +7,7 @@ import type { AuditVerdict } from '@beckon/contracts/audit/audit.contract';
 import { type ChainedEntry, GENESIS_HASH, verifyChain } from '@beckon/contracts/proofs/audit-chain';
 import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { recordAudit } from '@beckon/server/modules/audit/audit.service';
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
 
@@ -253,5 +254,43 @@ describe('beckon audit verify', () => {
     const denied = await beckon(['audit', 'verify'], { ...env, BECKON_TOKEN: 'bk_wrong' });
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('answered 401');
+  });
+});
+
+describe('signed checkpoints', () => {
+  it('sign the head of a chain that verifies, and refuse a broken one', async () => {
+    const { factories } = await signedInCallers(server.database.db, server.resource);
+    const account = await factories.account('owner');
+    const client = server.resource.as(account.token);
+    await busy(client, 1);
+    const res = await client.post<{ checkpoint: string; seq: number; hash: string; jwks_url: string }>(
+      '/api/audit/checkpoint',
+    );
+    expect(res.status).toBe(200);
+    const head = (await verify(client)).head;
+    expect(res.body).toMatchObject({ seq: head?.seq, hash: head?.hash });
+    const jwks = (
+      await server.resource.get<JSONWebKeySet>(
+        new URL(res.body.jwks_url).pathname + new URL(res.body.jwks_url).search,
+      )
+    ).body;
+    const { payload } = await jwtVerify(res.body.checkpoint, createLocalJWKSet(jwks), {
+      typ: 'beckon-audit-checkpoint+jwt',
+      algorithms: ['EdDSA'],
+    });
+    expect(payload).toMatchObject({
+      org_id: account.org.id,
+      seq: head?.seq,
+      hash: head?.hash,
+      anchor_seq: 0,
+      anchor_hash: GENESIS_HASH,
+    });
+
+    await server.database.sql`update audit_entries set actor_id = null
+                               where org_id = ${account.org.id} and seq = 2`;
+    const refused = await client.post('/api/audit/checkpoint');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ broken: { seq: 2, reason: 'hash' } });
+    expect((await member.post('/api/audit/checkpoint')).status).toBe(403);
   });
 });

@@ -1,4 +1,4 @@
-import type { AuditVerdict } from '@beckon/contracts/audit/audit.contract';
+import type { AuditCheckpoint, AuditVerdict } from '@beckon/contracts/audit/audit.contract';
 import {
   type ChainedEntry,
   type ChainPoint,
@@ -7,6 +7,9 @@ import {
 } from '@beckon/contracts/proofs/audit-chain';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { jwksUrl } from '../receipts/receipt-keys';
+import { signWithOrgKey } from '../receipts/receipts';
 
 /** Rows read per round trip while walking a chain. */
 const BATCH = 500;
@@ -53,4 +56,31 @@ export async function verifyAudit(deps: Deps, identity: Identity): Promise<Audit
   const { anchor, head } = await auditBounds(deps, identity.orgId);
   const verdict = await verifyChain(chainEntries(deps, identity.orgId, anchor, head), anchor, head);
   return { ...verdict, head };
+}
+
+export const CHECKPOINT_TYPE = 'beckon-audit-checkpoint+jwt';
+
+/**
+ * POST /api/audit/checkpoint: the chain walked, then its head signed like a receipt. A broken
+ * chain is never signed (409 naming the first broken link). Kept by an auditor, a checkpoint
+ * pins every entry up to its seq: a chain rewritten later no longer reaches its hash.
+ */
+export async function auditCheckpoint(deps: Deps, identity: Identity): Promise<AuditCheckpoint> {
+  const verdict = await verifyAudit(deps, identity);
+  if (!verdict.valid) {
+    throw AppError.conflict(`the audit chain is broken at seq ${verdict.broken?.seq}`, {
+      broken: verdict.broken,
+    });
+  }
+  const { last, anchor } = verdict;
+  const checkpoint = await signWithOrgKey(deps.sql, deps.env, identity.orgId, CHECKPOINT_TYPE, {
+    iss: deps.env.RESOURCE_URL,
+    iat: Math.floor(Date.now() / 1000),
+    org_id: identity.orgId,
+    seq: last.seq,
+    hash: last.hash,
+    anchor_seq: anchor.seq,
+    anchor_hash: anchor.hash,
+  });
+  return { checkpoint, seq: last.seq, hash: last.hash, jwks_url: jwksUrl(deps.env, identity.orgId) };
 }

@@ -72,3 +72,7 @@ export async function receiptJwks(sql: Queryable, orgId: string) {
     select kid, public_jwk from receipt_keys where org_id = ${orgId} order by created_at`;
   return { keys: rows.map((r) => ({ ...r.public_jwk, kid: r.kid, alg: 'EdDSA', use: 'sig' })) };
 }
+
+/** Where an organization's receipt keys are published (both processes serve it). */
+export const jwksUrl = (env: Env, orgId: string) =>
+  `${env.RESOURCE_URL}/.well-known/jwks.json?org_id=${orgId}`;

@@ -42,9 +42,7 @@ export async function issueReceipt(
   row: DecidedItem,
   decider: { actor: Actor; method: string },
 ): Promise<string> {
-  const { kid, key } = await activeReceiptKey(sql, env, row.org_id);
   const iat = Math.floor(Date.now() / 1000);
-  const header = { alg: 'EdDSA', typ: RECEIPT_TYPE, kid };
   const claims = {
     iss: env.RESOURCE_URL,
     sub: row.id,
@@ -63,6 +61,18 @@ export async function issueReceipt(
     auth_method: decider.method,
     decided_at: (row.answered_at ?? new Date()).toISOString(),
   };
-  const input = `${b64(header)}.${b64(claims)}`;
+  return signWithOrgKey(sql, env, row.org_id, RECEIPT_TYPE, claims);
+}
+
+/** A compact JWS (EdDSA) of `claims`, signed with the organization's active receipt key. */
+export async function signWithOrgKey(
+  sql: Queryable,
+  env: Env,
+  orgId: string,
+  typ: string,
+  claims: Record<string, unknown>,
+): Promise<string> {
+  const { kid, key } = await activeReceiptKey(sql, env, orgId);
+  const input = `${b64({ alg: 'EdDSA', typ, kid })}.${b64(claims)}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }

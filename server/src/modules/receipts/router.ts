@@ -5,11 +5,7 @@ import { AppError } from '../../errors';
 import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { permissionProcedure } from '../../trpc/procedures';
-import { rotateReceiptKey } from './receipt-keys';
-
-/** Where an organization's receipt keys are published (both processes serve it). */
-export const jwksUrl = (deps: Deps, orgId: string) =>
-  `${deps.env.RESOURCE_URL}/.well-known/jwks.json?org_id=${orgId}`;
+import { jwksUrl, rotateReceiptKey } from './receipt-keys';
 
 /** GET /api/items/:id/receipt: the receipt of the item's decision; 404 while there is none. */
 async function itemReceipt(deps: Deps, identity: Identity, id: string) {
@@ -20,7 +16,7 @@ async function itemReceipt(deps: Deps, identity: Identity, id: string) {
        ${identity.itemsOfAgent ? sql`and agent_id = ${identity.itemsOfAgent}` : sql``}`;
   if (!row) throw AppError.notFound();
   if (!row.receipt) throw new AppError(404, { error: 'no receipt: the item is not decided' });
-  return { item_id: id, receipt: row.receipt, jwks_url: jwksUrl(deps, identity.orgId) };
+  return { item_id: id, receipt: row.receipt, jwks_url: jwksUrl(deps.env, identity.orgId) };
 }
 
 export const receiptsRouter = router({
