@@ -8,6 +8,7 @@ import {
   subscribe,
 } from './events';
 import { type RetryOptions, randomUuid, withRetry } from './retry';
+import { sharedSubscribe } from './shared-stream';
 import type {
   AnswerValues,
   AppRouter,
@@ -86,6 +87,8 @@ export function createClient(options: ClientOptions) {
     ],
   });
   const stream: StreamConfig = { baseUrl, token: options.token, fetch: baseFetch };
+  // Every wait of this client follows one event stream (per scope).
+  const followEvents = sharedSubscribe(stream);
 
   /** One logical call: its attempts share the signal and, for creates, the Idempotency-Key. */
   const call = <T>(
@@ -114,10 +117,15 @@ export function createClient(options: ClientOptions) {
     call('create', (o) => items.create.mutate(input, o), callOptions);
 
   const waitForAnswer = async (id: string, waitOptions: WaitOptions = {}) =>
-    waitForOutcome(stream, await get(id, { signal: waitOptions.signal }), (signal) => get(id, { signal }), {
-      scope: 'org',
-      ...waitOptions,
-    });
+    waitForOutcome(
+      followEvents,
+      await get(id, { signal: waitOptions.signal }),
+      (signal) => get(id, { signal }),
+      {
+        scope: 'org',
+        ...waitOptions,
+      },
+    );
 
   return {
     /** The underlying typed tRPC client, for procedures without a helper here. */
@@ -134,7 +142,7 @@ export function createClient(options: ClientOptions) {
       return {
         item,
         waitForAnswer: (waitOptions = {}) =>
-          waitForOutcome(stream, item, (signal) => get(item.id, { signal }), waitOptions),
+          waitForOutcome(followEvents, item, (signal) => get(item.id, { signal }), waitOptions),
       };
     },
     /** Waits for the outcome of an existing item (any item the token may read). */

@@ -1,5 +1,5 @@
 import { BeckonError, isAbort, NotFoundError, PermissionDeniedError, UnauthorizedError } from './errors';
-import { type StreamConfig, subscribe } from './events';
+import type { SubscribeOptions } from './events';
 import type { Item } from './types';
 
 /** How a question ended. `timeout`: nobody answered within `timeoutMs` (the item is the last seen). */
@@ -50,12 +50,13 @@ const isFinal = (error: unknown) =>
   (error instanceof BeckonError && error.status === 400);
 
 /**
- * Waits for the outcome of `initial` (an item just read or created): follows the event stream and
- * reads the item once after every (re)connection, so an answer given before the stream opened is
- * seen; while the stream is down (or not served), reads it every `pollIntervalMs`.
+ * Waits for the outcome of `initial` (an item just read or created): follows the event stream
+ * (`subscribe`: the client's stream, shared by all its waits) and reads the item once after
+ * every (re)connection, so an answer given before the stream opened is seen; while the stream is
+ * down (or not served), reads it every `pollIntervalMs`.
  */
 export function waitForOutcome(
-  config: StreamConfig,
+  subscribe: (options: SubscribeOptions) => Promise<void>,
   initial: Item,
   getItem: (signal: AbortSignal) => Promise<Item>,
   options: WaitOptions = {},
@@ -111,7 +112,7 @@ export function waitForOutcome(
       );
     }
     pollTimer = setTimeout(pollWhileDown, options.pollIntervalMs ?? 2000);
-    subscribe(config, {
+    subscribe({
       ...(options.scope ? { scope: options.scope } : {}),
       signal,
       onEvent: (event) => {

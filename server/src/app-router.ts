@@ -10,6 +10,7 @@ import { gateRouter } from './modules/gates/router';
 import { identityRouter } from './modules/identity/router';
 import { inboundRouter } from './modules/inbound/router';
 import { invitationAccountRouter, invitationAdminRouter } from './modules/invitations/router';
+import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { receiptsRouter } from './modules/receipts/router';
@@ -36,7 +37,7 @@ export const appRouter = router({
   inbound: inboundRouter,
   webhooks: webhooksRouter,
   billing: billingRouter,
-  push: pushRouter,
+  push: mergeRouters(pushRouter, pushAnswerRouter),
   email: emailRouter,
   slack: slackRouter,
   gate: gateRouter,

@@ -55,7 +55,7 @@ export class AppError extends Error {
   static validationFailedWith(reason: string) {
     return new AppError(422, { error: reason });
   }
-  /** `headers`: the RateLimit fields of the limit that was met (rate-limit/headers.ts). */
+  /** `headers`: the RateLimit fields of the limit that was met (`rateLimitHeaders`, rate-limit/policy.ts). */
   static rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}) {
     return new AppError(
       429,

@@ -3,10 +3,10 @@ import type { ItemView, ZListItemsInput } from './item.contract';
 
 /**
  * Which items a list request returns, as a pure function of the item and the request: the rules
- * `listItems` (items.service.ts) writes in SQL, for the dashboard, which moves a changed item in
- * and out of the lists it holds without asking the server again. Plain code with type-only
- * imports, so the dashboard's bundle gets these few lines and nothing else of the server;
- * tests/src/items/list-rules.test.ts holds it to what GET /api/items answers.
+ * `listItems` (server/src/modules/items/read-items.ts) writes in SQL, for the dashboard, which
+ * moves a changed item in and out of the lists it holds without asking the server again. Plain
+ * code with type-only imports, so the dashboard's bundle gets these few lines and nothing else of
+ * the server; tests/src/items/list-rules.test.ts holds it to what GET /api/items answers.
  */
 
 /** A list request as sent (tRPC input or REST query); page size and cursor only cut it into pages. */

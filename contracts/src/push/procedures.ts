@@ -4,6 +4,8 @@ import {
   pushMeta,
   ZDevice,
   ZPreferences,
+  ZPushAnswer,
+  ZPushAnswerInput,
   ZPushConfig,
   ZRegisterDeviceInput,
   ZUnregisterDeviceInput,
@@ -19,6 +21,7 @@ export const pushProcedures = {
   }),
   devices: query({ meta: pushMeta.devices, output: z.array(ZDevice) }),
   config: query({ meta: pushMeta.config, output: ZPushConfig }),
+  answer: mutation({ meta: pushMeta.answer, input: ZPushAnswerInput, output: ZPushAnswer }),
   preferences: query({ meta: pushMeta.preferences, output: ZPreferences }),
   updatePreferences: mutation({
     meta: pushMeta.updatePreferences,

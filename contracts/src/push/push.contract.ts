@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemLevels } from '../enums';
+import { itemLevels, itemStatuses } from '../enums';
 import type { Meta } from '../meta';
 
 const HHMM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
@@ -119,6 +119,28 @@ export const ZPushConfig = z
   })
   .meta({ id: 'PushConfig' });
 
+export const ZPushAnswerInput = z.strictObject({
+  token: z.string().min(1).max(2000).describe("The notification's answer token (payload.answer.token)"),
+  choice: z
+    .number()
+    .int()
+    .min(0)
+    .max(7)
+    .describe("The index of the action pressed, in the order of the payload's actions"),
+});
+export type PushAnswerInput = z.infer<typeof ZPushAnswerInput>;
+
+export const ZPushAnswer = z
+  .object({
+    item_id: z.uuid(),
+    status: z
+      .enum(itemStatuses)
+      .describe('The item after the answer: open while it still collects approvals'),
+    answer: z.string().describe('The label of the action that answered'),
+  })
+  .meta({ id: 'PushAnswer' });
+export type PushAnswerView = z.infer<typeof ZPushAnswer>;
+
 const tags = ['push'];
 const protect = true;
 export const pushMeta = {
@@ -157,6 +179,17 @@ export const pushMeta = {
       protect: false,
       tags,
       summary: 'Public client settings for subscribing (no token needed)',
+    },
+  },
+  answer: {
+    openapi: {
+      method: 'POST',
+      path: '/push/answer',
+      protect: false,
+      tags,
+      summary: "Answer an item from a notification's action button (the token is the credential)",
+      description:
+        "A push of an item whose form is one yes/no, choice or checkbox field carries its choices as actions and a token signed for the person it was sent to; the service worker posts the pressed action here. The token works once (409 after), until the item's deadline or 7 days (410 after); a token that is not ours is a 400. The answer counts as the person's own (answered_via: push).",
     },
   },
   preferences: {

@@ -79,7 +79,7 @@ export const items = pgTable(
     snoozedUntil: ts('snoozed_until'),
     pinned: boolean('pinned').notNull().default(false),
     archivedAt: ts('archived_at'),
-    /** Who should answer (modules/items/assignees.ts): `[{type: "user"|"team", id} | {type: "role", name}]`. */
+    /** Who should answer (modules/assignment/assignees.ts): `[{type: "user"|"team", id} | {type: "role", name}]`. */
     assignees: jsonb('assignees').$type<StoredAssignee[]>().notNull().default([]),
     /** `user:<id>`, `team:<id>`, `role:<name>` of the assignees: what "assigned to me" matches. */
     assigneeKeys: text('assignee_keys').array().notNull().default([]),

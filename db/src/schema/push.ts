@@ -45,7 +45,11 @@ export const pushQueue = pgTable(
     createdAt: createdAt(),
   },
   // Entries are found by id (their deliver_push job); a removed device takes its entries along.
-  (t) => [index('push_queue_device_idx').on(t.deviceId)],
+  (t) => [
+    index('push_queue_device_idx').on(t.deviceId),
+    // An item's pushes, replaced once it is decided (push-follow-ups.ts).
+    index('push_queue_item_idx').on(t.itemId),
+  ],
 );
 
 const hhmm = (col: string) => sql.raw(`${col} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`);

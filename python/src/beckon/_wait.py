@@ -20,7 +20,7 @@ class Outcome:
     """How a question ended. ``timeout``: nobody decided within the wait (``item`` is the last
     seen). ``answered_by`` is who answered or dismissed (type ``policy`` when the item's timeout
     policy decided at the deadline: then ``by_policy``); ``answered_via`` where a person answered
-    (``email``, ``slack``; None for the API and the dashboard)."""
+    (``email``, ``slack``, ``push``; None for the API and the dashboard)."""
 
     status: OutcomeStatus
     item: Item

@@ -3,7 +3,13 @@
  * URL token, a signed link from a mail acting for the person it was sent to, or a Slack user
  * linked to the person.
  */
-export type IdentitySource = 'session' | 'api_key' | 'inbound_webhook' | 'email_link' | 'slack_link';
+export type IdentitySource =
+  | 'session'
+  | 'api_key'
+  | 'inbound_webhook'
+  | 'email_link'
+  | 'slack_link'
+  | 'push_link';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */
 export type Identity = {

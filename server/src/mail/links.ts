@@ -10,7 +10,9 @@ import { resolveSigningKey } from '../signing-key';
 export type LinkClaim =
   | { k: 'answer'; o: string; u: string; i: string; n: string; e: number; c: number }
   | { k: 'ack'; o: string; u: string; i: string; n: string; e: number }
-  | { k: 'unsubscribe'; o: string; u: string; e: number };
+  | { k: 'unsubscribe'; o: string; u: string; e: number }
+  // A notification's answer token: the choice is the action pressed (modules/items/answer-from-push.ts).
+  | { k: 'push'; o: string; u: string; i: string; n: string; e: number };
 export type ItemClaim = Extract<LinkClaim, { k: 'answer' | 'ack' }>;
 
 /** Unsubscribing keeps working long after the mail (RFC 8058 asks it to). */

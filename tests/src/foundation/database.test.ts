@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-/** The Owner holds the whole catalog (interface.md's system roles table). */
+/** The Owner holds the whole catalog (the specification's system roles table). */
 const OWNER = [...PERMISSION_CATALOG];
 
 /** Postgres error code of a failing statement. */

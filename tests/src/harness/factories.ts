@@ -149,7 +149,7 @@ export async function signedInCallers(db: Db, resource: HttpClient) {
   };
 }
 
-/** The 402 body of a plan gate (interface.md, Errors), with the default APP_URL. */
+/** The 402 body of a plan gate (the specification's interface, Errors), with the default APP_URL. */
 export const planLimitBody = (key: string, limit: number, current: number) => ({
   error: 'plan_limit_exceeded',
   key,

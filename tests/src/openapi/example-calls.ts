@@ -1,5 +1,7 @@
 // Longer than 300 lines: one walk through every operation of both documents, in the order a new
 // organization meets them; each step uses what an earlier one created, so it reads as one story.
+import { randomUUID } from 'node:crypto';
+import { pushAnswerToken } from '@beckon/server/modules/push/push-token';
 import type { FakeSlack, HttpClient, TestServer } from '../harness';
 import { linkSlack, oauthReturn, onPlan, startInstall } from '../slack/setup';
 import type { ExampleRecorder } from './recorder';
@@ -219,7 +221,23 @@ export async function integrations({ server, record }: Walk, owner: HttpClient, 
   await call(owner, 'POST /push/register', { body: { device_token: subscription, platform: 'webpush' } });
   await call(owner, 'GET /push/devices');
   await call(owner, 'POST /push/unregister', { body: { device_token: subscription } });
-  await call(owner, 'GET /me');
+  const me = await call<{ user_id: string; org_id: string }>(owner, 'GET /me');
+  // A person pressing "Yes" on a notification: the token is the one its push carried (signed at
+  // delivery for the person it went to).
+  const asked = await call<Row>(owner, 'POST /items', {
+    body: {
+      title: 'Restart the staging cluster?',
+      form: { id: 'restart', fields: [{ id: 'ok', type: 'yesno', label: 'Restart?' }] },
+    },
+  });
+  const token = await pushAnswerToken(server.deps, {
+    id: randomUUID(),
+    org_id: me.org_id,
+    user_id: me.user_id,
+    item_id: asked.id,
+    deadline_at: null,
+  });
+  await call(server.resource.as(null), 'POST /push/answer', { body: { token, choice: 0 } });
   await call(owner, 'GET /me/preferences');
   await call(owner, 'PUT /me/preferences', {
     body: {

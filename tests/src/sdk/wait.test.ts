@@ -96,6 +96,36 @@ describe('waitForAnswer', () => {
     expect(reads).toBeGreaterThanOrEqual(2);
   });
 
+  it("shares one event stream among all of a client's waits, and closes it after the last", async () => {
+    let streams = 0;
+    let open = 0;
+    const { agent, person } = await setup((base) => async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.includes('/mcp/sse')) return base(input, init);
+      streams++;
+      open++;
+      init?.signal?.addEventListener('abort', () => open--, { once: true });
+      return base(input, init);
+    });
+    const questions = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => agent.ask({ title: `Question ${i}`, form: yesNoForm })),
+    );
+    const waits = questions.map((q) => q.waitForAnswer({ timeoutMs: 20_000, pollIntervalMs: 60_000 }));
+    await until(() => streams === 1);
+    await answer(person, questions[0]!.item.id, false);
+    expect((await waits[0])?.response).toEqual({ ok: false });
+    // A wait that starts while the stream is open joins it.
+    const late = await agent.ask({ title: 'Late question', form: yesNoForm });
+    const lateWait = late.waitForAnswer({ timeoutMs: 20_000, pollIntervalMs: 60_000 });
+    await answer(person, late.item.id, false);
+    expect((await lateWait).response).toEqual({ ok: false });
+    for (const q of questions.slice(1)) await answer(person, q.item.id);
+    const outcomes = await Promise.all(waits);
+    expect(outcomes.map((o) => o.status)).toEqual(Array(12).fill('answered'));
+    expect(streams).toBe(1);
+    await until(() => open === 0);
+  });
+
   it('reconnects after a dropped stream with Last-Event-ID', async () => {
     const streamRequests: Array<string | null> = [];
     let firstEventId: string | null = null;

@@ -17,7 +17,7 @@ import {
 import { type Tenant, tenant } from './tenants';
 
 /**
- * Where the specification names the permission of a route (interface.md, Administration and
+ * Where the specification names the permission of a route (its interface, Administration and
  * Billing): the derived permissions must agree with it.
  */
 const SPECIFIED_PERMISSIONS: Record<string, string> = {

@@ -34,6 +34,7 @@ describe('the gates in the dashboard', () => {
       ['OpenAI Agents', /askForApprovals\(result\.state, \{ beckon \}\)/],
       ['LangGraph', /approvalInterrupt\('drop_table'/],
       ['Claude Agent', /beckonCanUseTool\(\{ beckon, policy/],
+      ['Python', /from beckon import Beckon/],
     ];
     for (const [tab, code] of expected) {
       await page.getByRole('tab', { name: tab, exact: true }).click();
@@ -71,5 +72,21 @@ describe('the gates in the dashboard', () => {
     });
     expect(grant.status).toBe(201);
     expect(grant.body).toMatchObject({ rule: 'Bash(git push *)', note: 'release day' });
+
+    // The grant shows on the agents page with its agent and note; revoking it asks again.
+    await page.goto('/agents');
+    const grants = page.getByRole('list', { name: 'Gate grants' });
+    await grants.getByText('Bash(git push *)').waitFor();
+    expect(await grants.textContent()).toMatch(/coder[\s\S]*release day/);
+    await page.getByRole('button', { name: 'Revoke grant Bash(git push *)' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke grant' }).click();
+    await page.getByText('No grants in force.').waitFor();
+    const again = await agent.post<{ grant: unknown; item: { id: string } | null }>('/api/gate/requests', {
+      rule: 'Bash(git push *)',
+      title: 'Bash: git push origin main',
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.grant).toBeNull();
+    expect(again.body.item?.id).not.toBe(asked.body.item.id);
   }, 120_000);
 });

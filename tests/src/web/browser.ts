@@ -87,14 +87,17 @@ export type Dashboard = {
   close: () => Promise<void>;
 };
 
-/** The gateway of `pnpm start` in front of the test servers, and a headless chromium. */
-export async function startDashboard(server: TestServer): Promise<Dashboard> {
+/**
+ * The gateway of `pnpm start` in front of the test servers (on `port`, when the server's APP_URL
+ * must name it), and a headless chromium.
+ */
+export async function startDashboard(server: TestServer, port = 0): Promise<Dashboard> {
   const gateway: FastifyInstance = await buildGateway(
     server.deps.log,
     { resource: server.resource.baseUrl, auth: server.auth.baseUrl },
     webDist,
   );
-  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  await gateway.listen({ host: '127.0.0.1', port });
   const address = gateway.server.address();
   if (!address || typeof address === 'string') throw new Error('no gateway address');
   const origin = `http://127.0.0.1:${address.port}`;

@@ -2,7 +2,7 @@ import type { Queryable } from '@beckon/db';
 import { JOB_MAX_ATTEMPTS } from '../../job-queue';
 import { LEVEL_ORDER, mayReadItems, type PushedItem, preferencesAllow } from '../push/push-entries';
 
-/** Why an item reaches a person: created, then (issue 19's other steps) assigned, reminded, escalated. */
+/** Why an item reaches a person: created, assigned, reminded, escalated. */
 export const MAIL_REASONS = ['created', 'assigned', 'reminded', 'escalated'] as const;
 export type MailReason = (typeof MAIL_REASONS)[number];
 

@@ -8,6 +8,7 @@ import { auditCtes } from '../audit/audit.service';
 import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
+import { pushCloseJobs } from './push-follow-ups';
 import { slackJobs } from './slack-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
@@ -107,14 +108,17 @@ export function followUps(sql: Queryable, change: Change) {
   const eventId = uuidv7();
   const fanOut = change.webhooks !== false;
   const slack = change.slack !== false;
+  const pushClose = pushCloseJobs(sql, row, event);
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
     values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)}))
     ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}
-    ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}`;
+    ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}
+    ${pushClose ? sql`, ${pushClose}` : sql``}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
     ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}
-    ${slack ? sql`, (select count(*) from slack_jobs)` : sql``}`;
+    ${slack ? sql`, (select count(*) from slack_jobs)` : sql``}
+    ${pushClose ? sql`, (select count(*) from push_close_jobs)` : sql``}`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {
     delivery_id: uuidv7(),

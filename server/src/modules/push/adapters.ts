@@ -80,6 +80,44 @@ export function webPushAdapter(env: Env): PushAdapter {
   };
 }
 
+/** The notification category of pushes that can answer: the app registers its actions under it. */
+export const ANSWER_CATEGORY = 'BECKON_ANSWER';
+
+/**
+ * A push as the messaging service's HTTP v1 API takes it. Data values are strings: the actions as
+ * JSON, with the answer's URL and token, under the answering category (APNs `category`, Android
+ * `click_action`). Every push of an item shares one tag / collapse id, so the push that follows a
+ * decision replaces the one that asked.
+ */
+function mobileMessage(deviceToken: string, payload: PushPayload) {
+  const answering = payload.actions && payload.answer;
+  return {
+    token: deviceToken,
+    notification: { title: payload.title, body: payload.body },
+    data: {
+      item_id: payload.item_id,
+      level: payload.level,
+      url: payload.url,
+      ...(answering
+        ? {
+            category: ANSWER_CATEGORY,
+            actions: JSON.stringify(payload.actions),
+            answer_url: payload.answer?.url ?? '',
+            answer_token: payload.answer?.token ?? '',
+          }
+        : {}),
+      ...(payload.closed ? { closed: 'true' } : {}),
+    },
+    android: {
+      notification: { tag: payload.item_id, ...(answering ? { click_action: ANSWER_CATEGORY } : {}) },
+    },
+    apns: {
+      headers: { 'apns-collapse-id': payload.item_id },
+      payload: { aps: answering ? { category: ANSWER_CATEGORY } : {} },
+    },
+  };
+}
+
 const ZServiceAccount = z.object({
   project_id: z.string().min(1),
   client_email: z.string().min(1),
@@ -160,13 +198,7 @@ export function mobilePushAdapter(env: Env): PushAdapter {
         {
           method: 'POST',
           headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            message: {
-              token: deviceToken,
-              notification: { title: payload.title, body: payload.body },
-              data: { item_id: payload.item_id, level: payload.level, url: payload.url },
-            },
-          }),
+          body: JSON.stringify({ message: mobileMessage(deviceToken, payload) }),
         },
         env.PUSH_TIMEOUT_MS,
       );

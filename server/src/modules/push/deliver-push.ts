@@ -1,9 +1,12 @@
+import type { Form } from '@beckon/contracts/items/form.contract';
 import { z } from 'zod';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
+import { mailChoices } from '../../mail/mail-choices';
 import { mobilePushAdapter, webPushAdapter } from './adapters';
 import type { PushOutcome } from './bounded-request';
 import type { PushPayload } from './push-entries';
+import { pushAnswerToken } from './push-token';
 
 /** Attempts before an entry is marked permanently failed; the n-th failure waits 2^n seconds. */
 export const MAX_PUSH_ATTEMPTS = 5;
@@ -12,13 +15,34 @@ export const ZPushJob = z.object({ entry_id: z.uuid(), attempt: z.number().int()
 
 type Entry = {
   id: string;
+  org_id: string;
+  user_id: string;
+  item_id: string;
   attempts: number;
   done: boolean;
   device_id: string;
   platform: 'mobile' | 'webpush';
   token: string;
   payload: PushPayload;
+  form: Form | null;
+  open: boolean;
+  deadline_at: Date | null;
 };
+
+/**
+ * The payload as sent to one person: an open item whose form a notification can answer gets its
+ * choices as actions and a token signed for that person (push-token.ts).
+ */
+async function personalPayload(deps: Deps, entry: Entry): Promise<PushPayload> {
+  const payload = { ...entry.payload, url: new URL(entry.payload.url, deps.env.APP_URL).href };
+  const choices = entry.open && !payload.closed ? mailChoices(entry.form) : null;
+  if (!choices) return payload;
+  return {
+    ...payload,
+    actions: choices.map((choice, index) => ({ action: `choice-${index}`, title: choice.label })),
+    answer: { url: `${deps.env.APP_URL}/api/push/answer`, token: await pushAnswerToken(deps, entry) },
+  };
+}
 
 /**
  * The `deliver_push` task: one attempt of one push entry through the browser or mobile adapter.
@@ -55,11 +79,15 @@ export function deliverPushTask(deps: Deps) {
   return async (payload: unknown) => {
     const job = ZPushJob.parse(payload);
     const [entry] = await sql<Entry[]>`
-      select q.id, q.attempts, (q.delivered_at is not null or q.permanently_failed) as done,
-             q.device_id, d.platform, d.device_token as token, q.payload
+      select q.id, q.org_id, q.user_id, q.item_id, q.attempts,
+             (q.delivered_at is not null or q.permanently_failed) as done,
+             q.device_id, d.platform, d.device_token as token, q.payload,
+             i.form, coalesce(i.status = 'open', false) as open, i.deadline_at
         from push_queue q join devices d on d.id = q.device_id
+        left join items i on i.id = q.item_id and i.org_id = q.org_id
        where q.id = ${job.entry_id}`;
     if (!entry || entry.done || entry.attempts >= job.attempt) return;
-    await record(entry, job.attempt, await adapters[entry.platform](entry.token, entry.payload));
+    const sent = await personalPayload(deps, entry);
+    await record(entry, job.attempt, await adapters[entry.platform](entry.token, sent));
   };
 }

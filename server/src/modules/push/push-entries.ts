@@ -6,8 +6,22 @@ import { JOB_MAX_ATTEMPTS } from '../../job-queue';
 /** Levels from least to most urgent: `min_level` keeps those at or after it. */
 export const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
 
-/** What a push says: shown by the device, with where a tap leads. */
-export type PushPayload = { title: string; body: string; item_id: string; level: string; url: string };
+/**
+ * What a push says: shown by the device, with where a tap leads. A push of an item that can be
+ * answered from the notification (one yes/no, choice or checkbox field) also carries its choices
+ * as `actions` and where to post the pressed one (`answer`: a token signed for its person, added
+ * at delivery). `closed` replaces an earlier push of the item once it is decided anywhere.
+ */
+export type PushPayload = {
+  title: string;
+  body: string;
+  item_id: string;
+  level: string;
+  url: string;
+  actions?: { action: string; title: string }[];
+  answer?: { url: string; token: string };
+  closed?: true;
+};
 
 /** The fields of a new item that its pushes depend on. */
 export type PushedItem = {

@@ -11,6 +11,7 @@ import { errorBody } from '../../lib/errors';
 import { formatDateTime } from '../../lib/time';
 import { type AuthOutputs, authTrpc, trpc } from '../../lib/trpc';
 import { ConnectPanel } from './connect-panel';
+import { GrantList } from './grant-list';
 
 type CreatedKey = AuthOutputs['accounts']['createApiKey'];
 type ApiKey = AuthOutputs['accounts']['listApiKeys'][number];
@@ -277,6 +278,12 @@ export function AgentsPage() {
           <p className="text-sm text-gray-700">Create an agent first: every key belongs to one.</p>
         )}
         <KeyList />
+      </section>
+      <section className={cardClass} aria-labelledby="grants-heading">
+        <h2 id="grants-heading" className="text-lg font-semibold text-gray-900">
+          Gate grants
+        </h2>
+        <GrantList agents={agents.data ?? []} />
       </section>
       <div className={cardClass}>
         <ConnectPanel apiKey={lastKey} />

@@ -3,7 +3,7 @@ export type Snippet = { id: string; label: string; intro: string; code: string }
 
 /**
  * The shortest working setup of each place where agents ask for permission (docs/agents.md): the
- * gate of coding agents, the MCP gate proxy, and the framework adapters.
+ * gate of coding agents, the MCP gate proxy, the framework adapters and the Python client.
  */
 export function gateSnippets(origin: string, key: string): Snippet[] {
   const client = `import { createClient } from '@beckon/sdk';
@@ -98,6 +98,22 @@ import { beckonCanUseTool } from '@beckon/sdk/claude-agent-sdk';
 
 const canUseTool = beckonCanUseTool({ beckon, policy: { allow: ['Read', 'Bash(npm test*)'], deny: ['Bash(rm -rf *)'] } });
 for await (const message of query({ prompt, options: { canUseTool } })) console.log(message);`,
+    },
+    {
+      id: 'python',
+      label: 'Python',
+      intro:
+        'Python agents (LangGraph, CrewAI, plain scripts): the beckon package asks and waits; its only dependency is httpx.',
+      code: `pip install ./python   # from a checkout of the Beckon repository
+
+from beckon import Beckon
+
+beckon = Beckon("${origin}", "${key}")
+question = beckon.ask("Drop the sessions table?", form={
+    "id": "approval", "fields": [{"id": "ok", "type": "yesno", "label": "Allow it?", "required": True}]})
+outcome = question.wait(timeout=600)
+if outcome.status == "answered" and outcome.values["ok"]:
+    drop_table("sessions")`,
     },
   ];
 }

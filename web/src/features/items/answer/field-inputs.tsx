@@ -170,7 +170,7 @@ function TypedInput({ field, value, error, onChange }: FieldProps<'text' | 'numb
   );
 }
 
-/** One form field, by type (server/src/modules/items/form.ts), with its 422 message inline. */
+/** One form field, by type (contracts/src/items/form-fields.ts), with its 422 message inline. */
 export function FieldInput({ field, ...rest }: FieldProps) {
   switch (field.type) {
     case 'yesno':

@@ -1,0 +1,1 @@
+CREATE INDEX "push_queue_item_idx" ON "push_queue" USING btree ("item_id");
