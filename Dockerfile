@@ -7,8 +7,13 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 RUN npm install -g pnpm@12.21.0
 WORKDIR /src
+# Dependencies first, from the lockfile alone (`pnpm fetch` reads no package.json): this layer is
+# rebuilt only when the lockfile, the workspace file or a patch changes, not on every edit.
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+COPY patches patches
+RUN pnpm fetch
 COPY . .
-RUN pnpm install --frozen-lockfile \
+RUN pnpm install --frozen-lockfile --offline \
  && pnpm build \
  && pnpm --filter @beckon/server deploy --prod --no-optional /app/server \
  && mkdir -p /app/web && cp -r web/dist /app/web/dist

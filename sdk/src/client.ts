@@ -27,7 +27,10 @@ import type {
 import { type WaitOptions, type WaitOutcome, waitForOutcome } from './wait';
 
 export type ClientOptions = {
-  /** The resource server's origin, e.g. `https://beckon.example.com` (no `/api`). */
+  /**
+   * The server's address, e.g. `https://beckon.example.com`; the REST prefix (`…/api`) is accepted
+   * too and taken off (the client speaks tRPC at `/trpc` and follows events at `/mcp/sse`).
+   */
   baseUrl: string;
   /** An API key (agents) or a session / OAuth access token (people). */
   token: string;
@@ -68,7 +71,7 @@ export type BeckonClient = ReturnType<typeof createClient>;
  * `Idempotency-Key` for all their attempts, so a retry never makes a second item).
  */
 export function createClient(options: ClientOptions) {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = options.baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
   const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const retry: RetryOptions = { retries: options.retries ?? 3, baseDelayMs: options.retryDelayMs ?? 300 };
 

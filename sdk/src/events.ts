@@ -75,6 +75,8 @@ export async function subscribe(config: StreamConfig, options: SubscribeOptions)
         onMessage: (message) => {
           if (message.id) lastEventId = message.id;
           if (message.event === 'stream.reset') return options.onReset?.();
+          // The server is stopping: the stream ends next, and this follows it elsewhere.
+          if (message.event === 'stream.closing') return;
           let event: StreamEvent;
           try {
             event = JSON.parse(message.data) as StreamEvent;

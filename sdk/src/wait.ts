@@ -27,6 +27,8 @@ export type WaitOptions = {
    * `client.waitForAnswer(id)` uses `org`, so it works for any item the token may read.
    */
   scope?: 'agent' | 'org';
+  /** Called with each newer state of the item while it is still waiting (seen, claimed, approvals). */
+  onUpdate?: (item: Item) => void;
 };
 
 /**
@@ -89,6 +91,7 @@ export function waitForOutcome(
       latest = item;
       const outcome = outcomeOf(item);
       if (outcome) finish(() => resolve(outcome));
+      else options.onUpdate?.(item);
     };
     const poll = async () => {
       try {

@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock';
 import { connect } from './database';
 import { DatabaseWatch } from './database-watch';
 import type { Deps } from './deps';
+import { createDomainMetrics } from './domain-metrics';
 import type { Env } from './env';
 import { createLogger, type Logger } from './log';
 import { createMailer } from './mail/mailer';
@@ -46,7 +47,20 @@ export async function createDeps(
   await events?.listen(url);
   const mailer = createMailer(env, log);
   const storage = createStorage(env, log, resource);
-  const deps: Deps = { env, sql, log, clock, mailer, storage, credentials, orgFacts, events, database };
+  const metrics = createDomainMetrics();
+  const deps: Deps = {
+    env,
+    sql,
+    log,
+    clock,
+    mailer,
+    storage,
+    credentials,
+    orgFacts,
+    events,
+    database,
+    metrics,
+  };
   if (resource) await syncPlanPrices(sql, env);
   return {
     deps,

@@ -3,6 +3,7 @@ import type { CredentialCache } from './auth/credential-cache';
 import type { OrgFacts } from './caches/org-facts';
 import type { Clock } from './clock';
 import type { DatabaseWatch } from './database-watch';
+import type { DomainMetrics } from './domain-metrics';
 import type { Env } from './env';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';
@@ -28,6 +29,8 @@ export type Deps = {
   events?: EventHub;
   /** Fails requests fast while the database cannot be reached (absent: requests just wait). */
   database?: DatabaseWatch;
+  /** Deliveries and answers counted by this process (domain-metrics.ts; absent: not counted). */
+  metrics?: DomainMetrics;
 };
 
 /** The WWW-Authenticate challenge of a 401: it points agents at the resource metadata. */

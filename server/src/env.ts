@@ -60,6 +60,8 @@ export const ZEnv = z
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+    /** On SIGTERM a process exits within this long, streams and waits open or not (processes/run.ts). */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     /** The most events a Last-Event-ID resume replays, and live events it holds meanwhile. */
     STREAM_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).default(10_000),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
@@ -139,6 +141,25 @@ export const ZEnv = z
     RATE_LIMIT_VERIFY: rate.default({ limit: 120, windowSeconds: 900 }),
     RATE_LIMIT_TOKEN: rate.default({ limit: 300, windowSeconds: 900 }),
     RATE_LIMIT_REGISTER: rate.default({ limit: 20, windowSeconds: 3600 }),
+    /**
+     * What one connection may hold (docs/security.md): the time to send a request's headers and
+     * its whole body, a silent socket's life, kept-alive sockets, bodies in flight per address.
+     */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(0),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(72_000),
+    HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).default(1000),
+    HTTP_MAX_BODIES_PER_ADDRESS: z.coerce.number().int().min(1).default(32),
+    /**
+     * What callers may hold open in one resource process at once (docs/security.md): event
+     * streams, WebSockets and MCP calls that may wait, per credential, per user and in all.
+     */
+    HOLDS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
+    HOLDS_PER_USER: z.coerce.number().int().min(1).default(200),
+    HOLDS_PER_PROCESS: z.coerce.number().int().min(1).default(2000),
+    /** A list page ends early, with its cursor, once its items come to this many bytes. */
+    LIST_PAGE_MAX_BYTES: z.coerce.number().int().min(65_536).default(2_097_152),
     /** How often each process adds its local API counts to the shared ones. */
     RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /** Where attachment files live: `local` (DATA_DIR/attachments) or `s3` (an S3-compatible bucket). */

@@ -1,7 +1,28 @@
+import { format, stripVTControlCharacters } from 'node:util';
 import { type Logger, pino } from 'pino';
 import type { Env } from './env';
+import { currentRequestId } from './request-context';
 
 export type { Logger };
 
+/** Each line written while serving a request (or a job it enqueued) carries its `request_id`. */
+export const logMixin = () => {
+  const requestId = currentRequestId();
+  return requestId ? { request_id: requestId } : {};
+};
+
+/** JSON lines on stdout. */
 export const createLogger = (env: Env, name: string): Logger =>
-  pino({ name, level: env.NODE_ENV === 'test' ? 'warn' : env.LOG_LEVEL });
+  pino({ name, level: env.NODE_ENV === 'test' ? 'warn' : env.LOG_LEVEL, mixin: logMixin });
+
+/**
+ * What libraries write with console.* (oidc-provider's notices, a deprecation) goes to the log as
+ * JSON lines too, so a process writes nothing else on stdout and stderr.
+ */
+export function routeConsoleToLog(log: Logger): void {
+  const line = (args: unknown[]) => stripVTControlCharacters(format(...args));
+  console.log = console.info = (...args: unknown[]) => log.info({ source: 'console' }, line(args));
+  console.debug = (...args: unknown[]) => log.debug({ source: 'console' }, line(args));
+  console.warn = (...args: unknown[]) => log.warn({ source: 'console' }, line(args));
+  console.error = (...args: unknown[]) => log.error({ source: 'console' }, line(args));
+}

@@ -1,9 +1,12 @@
 // `pnpm worker`: the job worker alone, for deployments that scale it apart from the API.
 import { openDatabase } from './database';
-import { loadEnv } from './env';
-import { runProcess } from './processes/run';
+import { createLogger } from './log';
+import { loadEnvOrExit, runProcess } from './processes/run';
+import { exitOnStartupFailure } from './processes/startup-failure';
 
-const env = loadEnv();
-const database = await openDatabase(env);
+const env = loadEnvOrExit('beckon-worker');
+const database = await openDatabase(env).catch((error: unknown) =>
+  exitOnStartupFailure(createLogger(env, 'beckon-worker'), error, env),
+);
 process.once('exit', () => void database.close());
 await runProcess('worker', { ...env, DATABASE_URL: database.url });

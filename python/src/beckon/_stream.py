@@ -120,6 +120,9 @@ class StreamState:
             if message.event == "stream.reset":
                 signals.append(Signal("reset", reason=_reason(message.data)))
                 continue
+            # The server is stopping: the stream ends next and is resumed with Last-Event-ID.
+            if message.event == "stream.closing":
+                continue
             try:
                 signals.append(Signal("event", event=StreamEvent.from_dict(json.loads(message.data))))
             except (ValueError, TypeError, AttributeError):

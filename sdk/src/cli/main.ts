@@ -11,8 +11,9 @@ import { describeError, itemDetails, itemLine, itemList, json } from './format';
 import { loadBridge, MCP_INSTALL_HINT } from './mcp';
 import { askPolicies } from './policies';
 import { USAGE } from './usage';
+import { saysYes, waitProgress, yesRule } from './waiting';
 
-export const EXIT = { ok: 0, error: 1, dismissed: 2, expired: 3, timeout: 4, withdrawn: 5 } as const;
+export const EXIT = { ok: 0, error: 1, dismissed: 2, expired: 3, timeout: 4, withdrawn: 5, no: 6 } as const;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const global: Options = {
@@ -42,6 +43,7 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
       timeout: { type: 'string' },
       'on-timeout': { type: 'string' },
       approvals: { type: 'string' },
+      'yes-if': { type: 'string' },
     },
     positionals: ['title'],
   },
@@ -153,6 +155,7 @@ async function run(
   values: Values,
   beckon: BeckonClient,
   io: Io,
+  url: string,
 ): Promise<number> {
   const asJson = values.json === true;
   const [first = '', second = ''] = args;
@@ -171,15 +174,22 @@ async function run(
       };
       const timeout = number(str(values, 'timeout'), 'timeout');
       if (timeout !== undefined && !values.wait) throw new UsageError('--timeout goes with --wait');
+      if (values['yes-if'] !== undefined && !values.wait) throw new UsageError('--yes-if goes with --wait');
+      const rule = yesRule(input.form, str(values, 'yes-if'), usageError);
       const question = await beckon.ask(input);
       if (!values.wait) {
         show(question.item, `${itemLine(question.item)}\n`);
         return EXIT.ok;
       }
-      const outcome = await question.waitForAnswer({ timeoutMs: (timeout ?? 60) * 1000 });
+      const progress = waitProgress(question.item, url, io.err);
+      const outcome = await question
+        .waitForAnswer({ timeoutMs: (timeout ?? 60) * 1000, onUpdate: progress.onUpdate })
+        .finally(progress.stop);
       const { status, item, response } = outcome;
-      io.out(json(asJson ? outcome : { status, item_id: item.id, response, answered_by: item.answered_by }));
-      return exitOf[status];
+      const yes = status === 'answered' ? saysYes(rule, response) : null;
+      const summary = { status, item_id: item.id, response, answered_by: item.answered_by, yes };
+      io.out(json(asJson ? { ...outcome, yes } : summary));
+      return yes === false ? EXIT.no : exitOf[status];
     }
     case 'list': {
       const input: ListItemsInput = {};
@@ -272,7 +282,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       return EXIT.ok;
     }
     const beckon = createClient({ baseUrl: url(), token });
-    return await run(command, parsed.positionals, parsed.values, beckon, io);
+    return await run(command, parsed.positionals, parsed.values, beckon, io, url());
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`beckon: ${(error as Error).message}\nRun "beckon --help" for usage.\n`);

@@ -5,8 +5,9 @@ export const USAGE = `Usage: beckon <command> [options]
 
 Commands:
   notify <title>              create a notification
-  ask <title> (--field id:type:label ... | --form form.json) [--wait [--timeout 60]]
-                              ask a question; --wait prints the outcome as JSON
+  ask <title> (--field id:type:label ... | --form form.json) [--wait [--timeout 60] [--yes-if field=value]]
+                              ask a question; --wait prints the outcome as JSON (--json: all of it),
+                              and on stderr the item's link and progress while it waits
       [--on-timeout expire|dismiss|answer:<json values>] what happens at --deadline
       [--approvals <N or JSON {required, field, approve_value, exclude_creator, any_rejection_closes}>]
   list                        list items (--status --channel --q --limit --cursor --archived --snoozed)
@@ -25,5 +26,7 @@ Item options (notify, ask): --message, -m <text>  --level info|warning|error|suc
   --deadline <ISO time or duration>
 Global options: --url <url> (BECKON_URL)  --token <token> (BECKON_TOKEN)  --json  --help  --version
 
-Exit codes: 0 success or answered, 1 error, 2 dismissed, 3 expired, 4 timeout, 5 withdrawn.
+Exit codes: 0 success or answered yes, 1 error, 2 dismissed, 3 expired, 4 timeout, 5 withdrawn,
+  6 answered no: the form's only yes/no (or checkbox) field is false, or --yes-if field=value did
+  not match (a multiselect matches when one of its values does). Other forms: any answer is 0.
 `;

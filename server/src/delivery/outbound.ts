@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
+import { currentRequestId } from '../request-context';
 
 export type OutboundResult = {
   /** True only for a 2xx response whose body was read (or capped) within the timeout. */
@@ -19,6 +20,8 @@ export type OutboundOptions = {
   allowPrivate: boolean;
   /** For the whole exchange: connection, headers and body. */
   timeoutMs?: number;
+  /** Aborts the exchange (the worker is stopping); the result's error is then `aborted`. */
+  signal?: AbortSignal;
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -129,9 +132,9 @@ export async function postJson(
     const response = await request(target.url, {
       method: 'POST',
       dispatcher: options.allowPrivate ? agents.any : agents.publicOnly,
-      headers: outgoingHeaders(headers),
+      headers: outgoingHeaders(withRequestIdHeader(headers)),
       body,
-      signal: controller.signal,
+      signal: options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal,
     });
     status = response.statusCode;
     await discardBody(response.body);
@@ -144,7 +147,8 @@ export async function postJson(
       durationMs: elapsedMs(started),
     };
   } catch (error) {
-    return failure(controller.signal.aborted ? 'timeout' : describeError(error), status, started);
+    const reason = options.signal?.aborted ? 'aborted' : controller.signal.aborted ? 'timeout' : null;
+    return failure(reason ?? describeError(error), status, started);
   } finally {
     clearTimeout(timer);
   }
@@ -159,6 +163,12 @@ function parseTarget(url: string): { url: URL } | { error: string } {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { error: 'unsupported URL scheme' };
   return { url: parsed };
+}
+
+/** The id of the request the delivery follows (request-context.ts), for receivers' logs. */
+function withRequestIdHeader(headers: Record<string, string>): Record<string, string> {
+  const requestId = currentRequestId();
+  return requestId ? { 'x-request-id': requestId, ...headers } : headers;
 }
 
 function outgoingHeaders(extra: Record<string, string>): Record<string, string> {

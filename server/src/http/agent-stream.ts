@@ -25,6 +25,11 @@ export const RESET_TOO_FAR_BEHIND = 'too far behind: resync, then follow the liv
 
 const resetFrame = (reason: string) => `event: stream.reset\ndata: ${JSON.stringify({ reason })}\n\n`;
 
+/** The last frame of a stream whose process stops: reconnect soon (to another process), with Last-Event-ID. */
+export const STOPPING_FRAME = `retry: 500\nevent: stream.closing\ndata: ${JSON.stringify({
+  reason: 'server stopping: reconnect with Last-Event-ID',
+})}\n\n`;
+
 /** The caller may still read this organization's items: same organization, items.read kept. */
 export const stillReads = (current: Identity | null, identity: Identity) =>
   current !== null && current.orgId === identity.orgId && can(current.permissions, 'items.read');
@@ -50,10 +55,11 @@ const frame = (event: StreamEvent) =>
  * does one whose client stops reading (MAX_UNREAD_BYTES).
  */
 export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
-  const open = new Set<() => void>();
-  // Streams never go idle, so closing the server ends them.
-  app.addHook('onClose', async () => {
-    for (const close of open) close();
+  const open = new Set<(last?: string) => void>();
+  // Streams never go idle: they end when closing starts (preClose), or the server's close, which
+  // waits for in-flight requests, would wait for them.
+  app.addHook('preClose', async () => {
+    for (const close of open) close(STOPPING_FRAME);
   });
   app.get('/mcp/sse', async (request, reply) => {
     const identity = await authenticate(deps, request, 'items.read');
@@ -118,16 +124,16 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
       deps.env.STREAM_HEARTBEAT_MS,
     );
     let closed = false;
-    const close = () => {
+    const close = (last?: string) => {
       if (closed) return;
       closed = true;
       open.delete(close);
       clearInterval(heartbeat);
       unsubscribe();
-      res.end();
+      res.end(last);
     };
     open.add(close);
-    res.on('close', close);
+    res.on('close', () => close());
     // The client may have left while the credential was being checked: then nothing stays open.
     if (res.destroyed) return close();
 

@@ -1,10 +1,13 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { registerCanonicalPath } from './canonical-path';
 import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
 import { registerMetrics } from './metrics';
 import { registerHealth } from './ops';
+import { registerRequestLog, requestLogOptions } from './request-log';
+import { registerServerLimits, serverOptions } from './server-limits';
 import { sendInSurfaceShape, surfaceOf } from './surface-replies';
 
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
@@ -34,7 +37,10 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     routerOptions: { maxParamLength: 512 },
     // Only the proxies TRUST_PROXY names may set X-Forwarded-For (the client address rate limits key on).
     trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
+    ...serverOptions(deps.env),
+    ...requestLogOptions,
   });
+  registerRequestLog(app);
   // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
   // body is no body (clients that always send the header may call action endpoints without one).
   app.removeContentTypeParser('text/plain');
@@ -50,6 +56,8 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     reply.raw.setHeader('x-content-type-options', 'nosniff');
     done();
   });
+  registerCanonicalPath(app);
+  registerServerLimits(app, deps.env);
   // While the database is known to be down every route but the operations ones answers 503 at
   // once, as the procedures do (database-watch.ts): streams, downloads, inbound webhooks too.
   const watch = deps.database;
@@ -66,6 +74,8 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     applicationName: `beckon-${options.name}`,
     poolMax: deps.env.DATABASE_POOL_MAX,
     jobs: options.name === 'resource',
+    ...(options.name === 'resource' ? { streams: () => deps.events?.subscriberCount ?? 0 } : {}),
+    ...(deps.metrics ? { domain: deps.metrics.registry } : {}),
   });
   return app;
 }

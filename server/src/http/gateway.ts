@@ -11,6 +11,8 @@ import Fastify, {
 import type { Logger } from '../log';
 import { trustProxyOption } from './common';
 import { redactProxySource, requestSerializer } from './log-redaction';
+import { registerRequestLog, requestLogOptions } from './request-log';
+import { registerServerLimits, type ServerLimits, serverOptions } from './server-limits';
 import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
@@ -61,6 +63,8 @@ export type GatewayOptions = {
   appUrl?: string;
   /** TRUST_PROXY: who may tell the gateway the client's address. */
   trustProxy?: boolean | number | string[];
+  /** The connection limits of the processes (server-limits.ts); Fastify's defaults without. */
+  limits?: ServerLimits;
 };
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Beckon</title>
@@ -90,13 +94,22 @@ export async function buildGateway(
       { serializers: { req: requestSerializer, source: redactProxySource } },
     ) as FastifyBaseLogger,
     trustProxy: trustProxyOption(options.trustProxy ?? ['loopback']),
+    ...(options.limits ? serverOptions(options.limits) : {}),
+    ...requestLogOptions,
   });
+  if (options.limits) registerServerLimits(app, options.limits);
+  // Quiet at info: its line per request is debug (the processes log theirs, same request id).
+  registerRequestLog(app, 'debug');
   const securityHeaders = dashboardSecurityHeaders(options.appUrl ?? '');
   // The processes trust the gateway (a loopback peer) for the client's address, host and scheme:
   // it sends the ones it determined, replacing whatever X-Forwarded-* the client sent (which would
   // be believed; the authorization server builds its discovery URLs from the host and scheme).
   const replyOptions: FastifyHttpProxyOptions['replyOptions'] = {
-    rewriteRequestHeaders: (request, headers) => ({ ...headers, ...forwardedHeaders(request) }),
+    rewriteRequestHeaders: (request, headers) => ({
+      ...headers,
+      ...forwardedHeaders(request),
+      'x-request-id': request.id,
+    }),
     // A process that is starting or gone is a 503 in the API's error shape, not a proxy stack
     // trace (reply-from has logged the cause already).
     onError: (reply) => {
@@ -109,6 +122,7 @@ export async function buildGateway(
       ...headers,
       ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
       ...forwardedHeaders(request),
+      'x-request-id': request.id,
     }),
   };
   if (options.appUrl?.startsWith('https:')) {
@@ -118,7 +132,14 @@ export async function buildGateway(
     });
   }
   for (const prefix of AUTH_PREFIXES) {
-    await app.register(proxy, { upstream: upstreams.auth, prefix, rewritePrefix: prefix, replyOptions });
+    await app.register(proxy, {
+      upstream: upstreams.auth,
+      prefix,
+      rewritePrefix: prefix,
+      replyOptions,
+      // The proxy's own lines per request ("fetching from remote server", "response received").
+      logLevel: 'warn',
+    });
   }
   const resource = resourceUpstream(upstreams.resource, replyOptions);
   for (const prefix of RESOURCE_PREFIXES) {
@@ -127,6 +148,7 @@ export async function buildGateway(
       prefix,
       rewritePrefix: prefix,
       replyOptions: resource.replyOptions,
+      logLevel: 'warn',
       websocket: prefix === '/api',
       ...(prefix === '/api'
         ? { wsClientOptions: wsClientOptions as FastifyHttpProxyOptions['wsClientOptions'] }

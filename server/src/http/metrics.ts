@@ -9,6 +9,10 @@ export type MetricsOptions = {
   poolMax: number;
   /** Also report the job queue (the resource process runs the worker). */
   jobs?: boolean;
+  /** Open event subscriptions: SSE streams, WebSockets and calls waiting for an answer. */
+  streams?: () => number;
+  /** Counted where it happens: deliveries, time to answer (domain-metrics.ts). */
+  domain?: Registry;
 };
 
 /** Prometheus metrics of one process: requests per route, latency, database pool, job queue. */
@@ -28,10 +32,28 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  // tRPC's one route by procedure (a batch counts each of its procedures, with the batch's time).
+  const calls = new Counter({
+    name: 'beckon_trpc_calls_total',
+    help: 'tRPC calls by procedure and HTTP status',
+    labelNames: ['procedure', 'status'],
+    registers: [registry],
+  });
+  const callDuration = new Histogram({
+    name: 'beckon_trpc_call_duration_seconds',
+    help: 'tRPC request latency by procedure',
+    labelNames: ['procedure'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: reply.statusCode });
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    for (const procedure of request.procedures ?? []) {
+      calls.inc({ procedure, status: reply.statusCode });
+      callDuration.observe({ procedure }, reply.elapsedTime / 1000);
+    }
   });
 
   const { sql } = options;
@@ -51,11 +73,26 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
     labelNames: ['state'],
     registers: [registry],
   });
+  const openItems = new Gauge({
+    name: 'beckon_open_items',
+    help: 'Items waiting for people (status open, not archived), all organizations',
+    registers: options.jobs ? [registry] : [],
+  });
   const jobs = new Gauge({
     name: 'beckon_jobs',
     help: 'Job queue entries by state: ready, scheduled, running, failed',
     labelNames: ['state'],
     registers: options.jobs ? [registry] : [],
+  });
+
+  const streams = options.streams;
+  new Gauge({
+    name: 'beckon_streams',
+    help: 'Open event subscriptions of this process: /mcp/sse streams, WebSockets, calls waiting for an answer',
+    registers: streams ? [registry] : [],
+    collect() {
+      this.set(streams?.() ?? 0);
+    },
   });
 
   // Database figures are read once per scrape, before the registry is serialized.
@@ -74,6 +111,8 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
                  count(*) filter (where attempts >= max_attempts)::int as failed
             from graphile_worker.jobs`;
         for (const [state, n] of Object.entries(row ?? {})) jobs.set({ state }, n);
+        const [open] = await sql<{ n: number }[]>`select count(*)::int as n from items where status = 'open'`;
+        openItems.set(open?.n ?? 0);
       }
       dbUp.set(1);
     } catch {
@@ -84,7 +123,9 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
     await readDatabaseFigures();
     reply.type(registry.contentType);
-    return registry.metrics();
+    return options.domain
+      ? `${await registry.metrics()}\n${await options.domain.metrics()}`
+      : registry.metrics();
   });
   return registry;
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { toAppError } from '../errors';
 import { contextFactory } from '../trpc/context';
 import { registerRestRoutes } from './rest';
+import { TRPC_MAX_BATCH } from './surface-replies';
 
 /** Serves a router twice: as REST routes under `rest` and as tRPC under `trpc`. */
 export async function serveProcedures(
@@ -14,12 +15,21 @@ export async function serveProcedures(
   prefixes: { rest: string; trpc: string },
 ): Promise<void> {
   const createContext = contextFactory(deps);
+  // Which procedures a /trpc request calls, for its log line and metrics (unknown names folded).
+  const known = new Set(Object.keys(router._def.procedures));
+  const trpcRoute = `${prefixes.trpc}/:path`;
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url !== trpcRoute) return;
+    const path = (request.params as { path?: string }).path ?? '';
+    request.procedures = path.split(',').map((name) => (known.has(name) ? name : 'unknown'));
+  });
   registerRestRoutes(app, router, createContext, prefixes.rest);
   await app.register(fastifyTRPCPlugin, {
     prefix: prefixes.trpc,
     trpcOptions: {
       router,
       createContext,
+      maxBatchSize: TRPC_MAX_BATCH,
       // The status and headers (a 401's WWW-Authenticate challenge) of the REST answer.
       responseMeta: ({ errors, ctx }) => {
         if (!errors[0]) {

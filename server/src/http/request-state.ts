@@ -8,5 +8,7 @@ declare module 'fastify' {
     identity: Identity | null | undefined;
     /** The 429 of a POST /mcp over the limit, answered once its body is read (rejectLimitedMcp). */
     rateLimitError: AppError | null;
+    /** Counts more requests of the caller (each further message of a batch); the 429 past the limit. */
+    countMore: ((hits: number) => AppError | null) | null;
   }
 }

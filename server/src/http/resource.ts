@@ -10,6 +10,7 @@ import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
 import { registerDownloads } from './downloads';
 import { registerEmailPages } from './email-pages';
+import { Holds, registerHolds } from './holds';
 import { registerMcp } from './mcp';
 import { openApiDocument } from './openapi';
 import { registerPaymentsWebhook } from './payments-webhook';
@@ -25,8 +26,12 @@ export async function buildResourceApp(
 ): Promise<FastifyInstance> {
   const document = openApiDocument(router, deps.env);
   const app = createBaseApp(deps, { name: 'resource' });
-  // First: its hook counts every request of /api, /trpc and /mcp before anything else runs.
-  registerApiRateLimit(app, deps);
+  // First: its hook counts every request of /api, /trpc and /mcp before anything else runs, and
+  // answers 401 before the body where a credential is needed and missing.
+  registerApiRateLimit(app, deps, router);
+  // Then: streams and waiting calls, capped per caller once the caller is known.
+  const holds = new Holds(deps.env);
+  registerHolds(app, holds);
   app.get('/api/openapi.json', async () => document);
   registerDocsPage(app);
   registerDownloads(app, deps);
@@ -38,7 +43,7 @@ export async function buildResourceApp(
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);
   registerReceiptKeys(app, deps);
-  await registerWebSocket(app, deps);
+  await registerWebSocket(app, deps, holds);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;
 }

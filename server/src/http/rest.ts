@@ -3,6 +3,7 @@ import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import type { Context } from '../trpc/context';
+import { needsCredential } from '../trpc/procedures';
 
 /** How a tRPC v11 procedure is invoked (what its server-side caller does after the path lookup). */
 type Invoke = (opts: {
@@ -18,6 +19,7 @@ type RestProcedure = {
   meta: Meta & { openapi: NonNullable<Meta['openapi']> };
   hasInput: boolean;
   invoke: Invoke;
+  procedure: AnyTRPCProcedure;
   type: 'query' | 'mutation';
 };
 
@@ -34,6 +36,7 @@ export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
       meta: meta as RestProcedure['meta'],
       hasInput: procedure._def.inputs.length > 0,
       invoke: procedure as unknown as Invoke,
+      procedure,
       type: procedure._def.type as RestProcedure['type'],
     });
   }
@@ -56,13 +59,14 @@ export function registerRestRoutes(
   createContext: (opts: { req: FastifyRequest }) => Context,
   basePath = '/api',
 ): void {
-  for (const { path, meta, hasInput, invoke, type } of restProcedures(router)) {
+  for (const { path, meta, hasInput, invoke, type, procedure } of restProcedures(router)) {
     const { method } = meta.openapi;
     app.route({
       method,
       url: basePath + meta.openapi.path.replace(/\{(\w+)\}/g, ':$1'),
       ...(meta.bodyLimit ? { bodyLimit: meta.bodyLimit } : {}),
-      config: { payloadLimit: meta.payloadLimit },
+      // `protect`: the credential is checked before the body is read (api-rate-limit.ts).
+      config: { payloadLimit: meta.payloadLimit, protect: needsCredential(procedure) },
       handler: async (request, reply) => {
         const fromBody = method !== 'GET' && method !== 'DELETE';
         const source = fromBody ? (request.body ?? {}) : request.query;

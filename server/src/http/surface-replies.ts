@@ -3,12 +3,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AppError, toJsonRpcError, toTrpcCode } from '../errors';
 import { sendAppError } from './errors';
 
-/** The procedures named by a tRPC URL (`/trpc/a.b,c.d?batch=1` names two). */
+/**
+ * The procedures named by a tRPC URL (`/trpc/a.b,c.d?batch=1` names two), decoded as tRPC decodes
+ * them (`a.b%2Cc.d` names the same two): what is counted is what runs.
+ */
 export function trpcCalls(url: string, prefix: string): string[] {
   const query = url.indexOf('?');
-  const path = url.slice(prefix.length + 1, query === -1 ? undefined : query);
+  const raw = url.slice(prefix.length + 1, query === -1 ? undefined : query);
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: tRPC refuses the request (400); counted as written.
+  }
   return path.split(',');
 }
+
+/** The most calls one tRPC batch may hold (tRPC refuses a larger one with 400 before any runs). */
+export const TRPC_MAX_BATCH = 10;
 
 const isBatch = (request: FastifyRequest) =>
   (request.query as { batch?: unknown } | undefined)?.batch === '1';

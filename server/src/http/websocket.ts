@@ -6,16 +6,19 @@ import { z } from 'zod';
 import type { Identity } from '../auth/identity';
 import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
-import { isDatabaseUnavailable } from '../errors';
+import { AppError, isDatabaseUnavailable } from '../errors';
+import { addressSubject } from '../rate-limit/client-address';
 import type { StreamEvent } from '../realtime/event-hub';
 import { MAX_UNREAD_BYTES, stillReads } from './agent-stream';
+import { HOLD_RETRY_AFTER_SECONDS, type Holds } from './holds';
 
 const ZAuthMessage = z.object({ type: z.literal('auth'), token: z.string().min(1).max(512) });
 
 /**
  * Close codes: 4400 bad first message, 4401 unauthorized (or revoked), 4403 permission denied,
- * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting) or the database cannot
- * be reached: reconnect later and refetch.
+ * 1013 the client reads too slowly (more than MAX_UNREAD_BYTES waiting), the database cannot
+ * be reached, or the caller holds as many streams as it may (holds.ts): reconnect later and
+ * refetch; 1001 the process is stopping: reconnect (elsewhere).
  */
 const send = (socket: WebSocket, message: object) => socket.send(JSON.stringify(message));
 
@@ -32,19 +35,46 @@ const eventMessage = (event: StreamEvent) => ({
  * of the organization is pushed as `{type, id, created_at, item}`. Pings every
  * STREAM_HEARTBEAT_MS also re-check the credential, so a revoked session's socket closes.
  */
-export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds: Holds): Promise<void> {
+  const open = new Set<WebSocket>();
+  // Before the plugin's own preClose (which closes without a code): clients are told why.
+  app.addHook('preClose', async () => {
+    for (const socket of open) socket.close(1001, 'server stopping: reconnect');
+  });
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } });
-  app.get('/api/ws', { websocket: true }, (socket) => {
+  // Sockets still waiting for their auth message, per client address: a client cannot hold
+  // more of them than it may have request bodies in flight.
+  const waiting = new Map<string, number>();
+  app.get('/api/ws', { websocket: true }, (socket, request) => {
+    const address = addressSubject(request.ip);
+    if ((waiting.get(address) ?? 0) >= deps.env.HTTP_MAX_BODIES_PER_ADDRESS) {
+      return socket.close(1013, 'too many sockets waiting for their auth message');
+    }
+    waiting.set(address, (waiting.get(address) ?? 0) + 1);
+    let authenticating = true;
+    const authenticated = () => {
+      if (!authenticating) return;
+      authenticating = false;
+      const left = (waiting.get(address) ?? 1) - 1;
+      if (left > 0) waiting.set(address, left);
+      else waiting.delete(address);
+    };
     let unsubscribe: (() => void) | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     const authTimeout = setTimeout(() => socket.close(4401, 'no auth message'), 10_000);
+    let release: (() => void) | undefined;
+    open.add(socket);
     socket.on('close', () => {
+      open.delete(socket);
+      authenticated();
+      release?.();
       clearTimeout(authTimeout);
       clearInterval(heartbeat);
       unsubscribe?.();
     });
     socket.once('message', async (raw) => {
       clearTimeout(authTimeout);
+      authenticated();
       const message = ZAuthMessage.safeParse(parseJson(raw.toString()));
       if (!message.success) {
         send(socket, { type: 'error', error: 'the first message must be {"type":"auth","token":"..."}' });
@@ -70,6 +100,12 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps): Promi
       if (!deps.events) return socket.close(1011, 'event stream unavailable');
       // The socket may have closed while the token was being checked: subscribe only to an open one.
       if (socket.readyState !== socket.OPEN) return;
+      const held = holds.take(identity);
+      if (held instanceof AppError) {
+        send(socket, { type: 'error', ...held.body, retry_after: HOLD_RETRY_AFTER_SECONDS });
+        return socket.close(1013, 'too many open streams');
+      }
+      release = held;
       unsubscribe = deps.events.subscribe(identity.orgId, {
         event: (event) => {
           if (identity.itemsOfAgent && event.agent_id !== identity.itemsOfAgent) return;

@@ -27,5 +27,10 @@ export async function deliverCallback(deps: Deps, payload: unknown, helpers?: Jo
   if (await alreadyAttempted(deps, job, helpers)) return;
   const secret = await callbackSecret(deps, job.org_id);
   if (!secret) return;
-  await attemptDelivery(deps, job, { task: 'deliver_callback', secret, webhookId: null, retry: job });
+  await attemptDelivery(
+    deps,
+    job,
+    { task: 'deliver_callback', secret, webhookId: null, retry: job },
+    helpers?.abortSignal,
+  );
 }

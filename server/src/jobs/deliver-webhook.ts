@@ -49,12 +49,17 @@ export async function deliverWebhook(deps: Deps, payload: unknown, helpers?: Job
   if (!hook?.active) return;
   const job = 'event_id' in parsed ? await firstDelivery(deps, hook, parsed) : parsed;
   if (!job || (await alreadyAttempted(deps, job, helpers))) return;
-  const result = await attemptDelivery(deps, job, {
-    task: 'deliver_webhook',
-    secret: hook.secret,
-    webhookId: hook.id,
-    retry: { ...job, webhook_id: hook.id },
-  });
+  const result = await attemptDelivery(
+    deps,
+    job,
+    {
+      task: 'deliver_webhook',
+      secret: hook.secret,
+      webhookId: hook.id,
+      retry: { ...job, webhook_id: hook.id },
+    },
+    helpers?.abortSignal,
+  );
   if (result.status === 410) {
     await deps.sql`update webhooks set active = false, updated_at = now(),
                           disabled_reason = ${`the receiver answered 410 Gone (${new Date().toISOString()})`}

@@ -35,6 +35,25 @@ export async function alreadyAttempted(
   return done.length > 0;
 }
 
+const hostOf = (url: string) => URL.parse(url)?.host ?? null;
+
+/** A failed attempt, for the operator: which item, which host, why, and whether it is retried. */
+function logFailure(deps: Deps, job: DeliveryJob, kind: string, result: OutboundResult, retry: boolean) {
+  deps.log.warn(
+    {
+      kind,
+      item_id: job.item_id,
+      delivery_id: job.delivery_id,
+      target_host: hostOf(job.url),
+      attempt: job.attempt,
+      status: result.status,
+      reason: result.error ?? `answered ${result.status}`,
+      retry,
+    },
+    retry ? 'delivery failed; retrying' : 'delivery failed; giving up',
+  );
+}
+
 /**
  * One attempt of a delivery: POSTs the frozen body signed with `secret`, records the attempt,
  * and when it failed and may be retried, schedules the next attempt (same delivery id, `retry`
@@ -44,6 +63,7 @@ export async function attemptDelivery(
   deps: Deps,
   job: DeliveryJob,
   target: { task: string; secret: string; webhookId: string | null; retry: object },
+  signal?: AbortSignal,
 ): Promise<OutboundResult> {
   const { sql, env } = deps;
   const headers = {
@@ -55,13 +75,22 @@ export async function attemptDelivery(
     }),
     'x-service-event': job.event,
   };
-  const result = await postJson(job.url, job.body, headers, { allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS });
+  const result = await postJson(job.url, job.body, headers, {
+    allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,
+    ...(signal ? { signal } : {}),
+  });
+  // The worker is stopping: no attempt is recorded and the job fails, so the queue runs it again
+  // (here or on another worker) as the same attempt.
+  if (signal?.aborted) throw new Error('delivery interrupted: the worker is stopping');
   const retry = !result.ok && !isFinal(result.status, result.error) && job.attempt < MAX_DELIVERY_ATTEMPTS;
+  const kind = target.webhookId ? ('webhook' as const) : ('callback' as const);
+  deps.metrics?.delivery(kind, result.ok ? 'delivered' : retry ? 'retrying' : 'failed');
+  if (!result.ok) logFailure(deps, job, kind, result, retry);
   const record = {
     id: uuidv7(),
     org_id: job.org_id,
     delivery_id: job.delivery_id,
-    kind: target.webhookId ? ('webhook' as const) : ('callback' as const),
+    kind,
     webhook_id: target.webhookId,
     item_id: job.item_id,
     event: job.event,

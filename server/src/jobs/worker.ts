@@ -1,8 +1,9 @@
-import { type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
+import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
+import { requestContext } from '../request-context';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
@@ -12,8 +13,28 @@ import { sendEmail } from './send-email';
 import { sendEmailDigest } from './send-email-digest';
 import { startSupervisedPool } from './worker-pool';
 
+/**
+ * Runs a task in the context of the request that enqueued its job (job-queue.ts): its log lines
+ * and outbound requests carry that request's id. The task sees its payload without it.
+ */
+function inRequestContext(task: Task): Task {
+  return (payload, helpers) => {
+    if (typeof payload !== 'object' || payload === null || !('request_id' in payload))
+      return task(payload, helpers);
+    const { request_id: requestId, ...rest } = payload as { request_id: unknown };
+    if (typeof requestId !== 'string') return task(rest, helpers);
+    return requestContext.run({ requestId }, () => task(rest, helpers));
+  };
+}
+
 /** Every task of the queue; each validates its payload and is safe to run twice. */
 export function taskList(deps: Deps): TaskList {
+  const list: TaskList = {};
+  for (const [name, task] of Object.entries(tasks(deps))) if (task) list[name] = inRequestContext(task);
+  return list;
+}
+
+function tasks(deps: Deps): TaskList {
   return {
     deliver_callback: (payload, helpers) => deliverCallback(deps, payload, helpers),
     deliver_webhook: (payload, helpers) => deliverWebhook(deps, payload, helpers),
@@ -78,6 +99,9 @@ export async function startWorker(
           localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY },
           completeJobBatchDelay: 0,
           failJobBatchDelay: 0,
+          // On shutdown, running jobs get half the deadline before their abort signal fires; a
+          // job still running at the deadline is handed back by the other workers (liveness.ts).
+          gracefulShutdownAbortTimeout: Math.floor(deps.env.SHUTDOWN_TIMEOUT_MS / 2),
         },
       },
       noHandleSignals: true,

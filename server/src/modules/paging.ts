@@ -14,3 +14,19 @@ export function decodeIdCursor(cursor: string): string {
   if (!UUID.test(id)) throw AppError.invalid({ cursor: 'invalid cursor' });
   return id;
 }
+
+/**
+ * The first ids whose sizes add up to at most `budget` bytes (LIST_PAGE_MAX_BYTES), always the
+ * first one: a list reads its candidates' sizes, then only these rows, and ends its page early
+ * (with its cursor) rather than reading a page of large rows into memory whole.
+ */
+export function withinBudget(sizes: readonly { id: string; bytes: number }[], budget: number): string[] {
+  const ids: string[] = [];
+  let total = 0;
+  for (const { id, bytes } of sizes) {
+    total += Number(bytes);
+    if (ids.length > 0 && total > budget) break;
+    ids.push(id);
+  }
+  return ids;
+}

@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { loadEnv } from '../env';
 import { buildGateway } from '../http/gateway';
-import { createLogger } from '../log';
+import { createLogger, routeConsoleToLog } from '../log';
+import { exitByDeadline } from './deadline';
+import { loadEnvOrExit } from './run';
+import { exitOnStartupFailure } from './startup-failure';
 
 // The gateway of `pnpm start`: the dashboard and the API on APP_URL's port (see http/gateway.ts).
-const env = loadEnv();
+const env = loadEnvOrExit('beckon-gateway');
 const log = createLogger(env, 'beckon-gateway');
+routeConsoleToLog(log);
 const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
 // web/dist of the repository (or of the deployed layout: see docs/deployment.md), from
 // src/processes/ or from the compiled server/dist/.
@@ -15,12 +18,17 @@ const app = await buildGateway(
   log,
   { resource: `http://${host}:${env.PORT}`, auth: `http://${host}:${env.AUTH_PORT}` },
   webDist,
-  { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY },
+  { appUrl: env.APP_URL, trustProxy: env.TRUST_PROXY, limits: env },
 );
 const appUrl = new URL(env.APP_URL);
 const appPort = Number(appUrl.port || (appUrl.protocol === 'https:' ? 443 : 80));
-await app.listen({ host: env.HOST, port: env.GATEWAY_PORT ?? appPort });
+await app
+  .listen({ host: env.HOST, port: env.GATEWAY_PORT ?? appPort })
+  .catch((error: unknown) =>
+    exitOnStartupFailure(log, error, { ...env, GATEWAY_PORT: env.GATEWAY_PORT ?? appPort }),
+  );
 const stop = async () => {
+  exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
   await app.close();
   process.exit(0);
 };

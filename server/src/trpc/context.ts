@@ -5,7 +5,7 @@ import type {} from '../http/request-state';
 
 export type Context = {
   deps: Deps;
-  /** The bearer token, if any, while not resolved yet; resolved into `identity` by authedProcedure. */
+  /** The bearer token, if any; resolved into `identity` by authedProcedure unless it is already. */
   token: string | null;
   identity: Identity | null;
   idempotencyKey: string | null;
@@ -20,12 +20,11 @@ const header = (req: FastifyRequest, name: string) => {
 
 export function contextFactory(deps: Deps) {
   return ({ req }: { req: FastifyRequest }): Context => {
-    // Resolved already when the rate limit counted the request (http/api-rate-limit.ts): then
-    // the token has served its purpose, and is not parsed a second time on this busy path.
+    // Resolved already when the rate limit counted the request (http/api-rate-limit.ts).
     const identity = req.identity ?? null;
     return {
       deps,
-      token: identity ? null : bearerToken(header(req, 'authorization') ?? undefined),
+      token: bearerToken(header(req, 'authorization') ?? undefined),
       identity,
       idempotencyKey: header(req, 'idempotency-key'),
       responseHeaders: {},

@@ -1,4 +1,5 @@
 import { can, type Permission } from '@beckon/contracts/permissions';
+import type { AnyTRPCProcedure } from '@trpc/server';
 import type { Identity } from '../auth/identity';
 import { resolveIdentity, resolveInboundToken } from '../auth/resolve-identity';
 import { bearerChallenge } from '../deps';
@@ -42,6 +43,17 @@ export const authedProcedure = identifiedProcedure(async (ctx) => {
   if (!identity) throw AppError.unauthorized(bearerChallenge(ctx.deps.env));
   return identity;
 });
+
+/** authedProcedure's own middleware: every procedure built on it carries this one. */
+const resolvesCredential = (authedProcedure._def.middlewares as unknown[]).at(-1);
+
+/**
+ * Whether a procedure needs a bearer credential (built on authedProcedure), so that a request
+ * without one can be answered 401 before its body is read (http/api-rate-limit.ts).
+ */
+export const needsCredential = (procedure: AnyTRPCProcedure) =>
+  // A built procedure keeps its builder's middlewares in `_def` (not in its public type).
+  ((procedure._def as { middlewares?: unknown[] }).middlewares ?? []).includes(resolvesCredential);
 
 /**
  * The caller is an inbound webhook, named by the `token` of the input (its URL): an unknown token

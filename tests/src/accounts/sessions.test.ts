@@ -139,6 +139,28 @@ describe('organizations', () => {
     expect((await me.get<{ org_id: string }>('/auth/me')).body.org_id).toBe(grant.org_id);
   });
 
+  it('answers the calling session itself when asked to switch to its own organization (no new session)', async () => {
+    const grant = await signIn();
+    const me = server.auth.as(grant.token);
+    const count = async () =>
+      (
+        await server.database.sql<{ n: number }[]>`
+        select count(*)::int as n from sessions where user_id = ${grant.user_id}`
+      )[0]!.n;
+    const before = await count();
+    for (let i = 0; i < 3; i++) {
+      const same = await me.post<Grant>('/auth/switch-org', { org_id: grant.org_id });
+      expect(same.status).toBe(200);
+      expect(same.body).toEqual({
+        token: grant.token,
+        user_id: grant.user_id,
+        org_id: grant.org_id,
+        expires_at: grant.expires_at,
+      });
+    }
+    expect(await count()).toBe(before);
+  });
+
   it('refuses to switch to a foreign or unknown organization (404)', async () => {
     const me = server.auth.as((await signIn()).token);
     const foreign = await f.org();

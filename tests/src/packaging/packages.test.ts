@@ -95,6 +95,8 @@ describe('the packed packages', () => {
     };
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['@trpc/client', '@trpc/server']);
+    // Ranges, so an application with its own tRPC 11 keeps one copy.
+    for (const range of Object.values(manifest.dependencies)) expect(range).toMatch(/^\^11\./);
     expect(manifest.exports['.']).toEqual({
       import: { types: './dist/index.d.ts', default: './dist/index.js' },
       require: { types: './dist/index.d.cts', default: './dist/index.cjs' },

@@ -49,6 +49,36 @@ describe('the deployment recipe', () => {
     for (const [, service] of beckon) expect(service.environment?.RUN_WORKER).toBe('false');
   });
 
+  it('installs the dependencies from the lockfile before it copies the sources', async () => {
+    const dockerfile = await read('Dockerfile');
+    const at = (pattern: RegExp) => dockerfile.search(pattern);
+    expect(at(/^COPY pnpm-lock\.yaml /m)).toBeGreaterThan(-1);
+    expect(at(/^RUN pnpm fetch$/m)).toBeGreaterThan(at(/^COPY pnpm-lock\.yaml /m));
+    expect(at(/^COPY \. \.$/m)).toBeGreaterThan(at(/^RUN pnpm fetch$/m));
+    expect(dockerfile).toContain('pnpm install --frozen-lockfile --offline');
+  });
+
+  it('serves HTTPS as docs/deployment.md says: the router publishes 80 and 443 and keeps its certificates', async () => {
+    const compose = parse(await read('compose.yaml'), { merge: true }) as {
+      services: Record<string, { ports?: string[]; volumes?: string[] }>;
+    };
+    const router = compose.services.router;
+    expect(router?.ports).toEqual(expect.arrayContaining(['80:80', '443:443']));
+    expect(router?.volumes).toContain('caddy-data:/data');
+    expect(await read('docs/deployment.md')).toMatch(/ports 80 and 443/);
+  });
+
+  it('states one honest Node range: graphile-worker needs 22.18', async () => {
+    const worker = JSON.parse(await read('server/node_modules/graphile-worker/package.json')) as {
+      engines: { node: string };
+    };
+    expect(worker.engines.node).toBe('>=22.18.0');
+    for (const manifest of ['package.json', 'sdk/package.json', 'mcp/package.json', 'server/package.json']) {
+      const engines = (JSON.parse(await read(manifest)) as { engines?: { node?: string } }).engines;
+      if (engines?.node) expect(engines.node, manifest).toBe('>=22.18');
+    }
+  });
+
   it('routes the same paths as the gateway of `pnpm start`', async () => {
     const caddyfile = await read('deploy/Caddyfile');
     const matcher = (name: string) =>

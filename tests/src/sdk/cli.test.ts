@@ -32,7 +32,7 @@ afterAll(() => server?.close());
 type Run = { code: number | null; stdout: string; stderr: string };
 
 /** Runs `beckon` as a child process, as a script or a person would. */
-function beckon(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function beckon(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, BECKON_URL: server.resource.baseUrl, BECKON_TOKEN: agentToken, ...env },
   });
@@ -44,7 +44,9 @@ function beckon(args: string[], env: Record<string, string> = {}): Promise<Run> 
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  // What it has written to stderr so far, while it runs.
+  return Object.assign(done, { stderrSoFar: () => stderr });
 }
 
 type Item = { id: string; title: string; status: string };
@@ -99,7 +101,41 @@ describe('beckon CLI', () => {
       item_id: item.id,
       response: { ok: true },
       answered_by: { type: 'user', id: userId },
+      yes: true,
     });
+    const link = `${server.resource.baseUrl.replace(/\/$/, '')}/items/${item.id}`;
+    expect(run.stderr.split('\n')[0]).toBe(`waiting for Deploy to production? — ${link} (item ${item.id})`);
+  });
+
+  it('ask --wait exits 6 on a No; --yes-if picks the value; stderr shows progress', async () => {
+    const declined = beckon(['ask', 'Ship it?', '--field', 'ok:yesno:Ship?', '--wait']);
+    const shipIt = await findItem('Ship it?');
+    await person.post(`/api/items/${shipIt.id}/ack`);
+    await until(() => declined.stderrSoFar().includes('\nseen ('));
+    await person.post(`/api/items/${shipIt.id}/claim`);
+    await until(() => declined.stderrSoFar().includes('\nclaimed by '));
+    await person.post(`/api/items/${shipIt.id}/answer`, { values: { ok: false } });
+    const no = await declined;
+    expect(no.code).toBe(6);
+    expect(JSON.parse(no.stdout)).toMatchObject({ status: 'answered', response: { ok: false }, yes: false });
+    expect(no.stderr).toMatch(/\nseen \(\d+s\)\n/);
+    expect(no.stderr).toMatch(/\nclaimed by .+ \(\d+s\)\n/);
+
+    const choice = ['--field', 'how:select:How?:deploy,wait', '--wait', '--yes-if', 'how=deploy', '--json'];
+    const deploy = beckon(['ask', 'Which way?', ...choice]);
+    const which = await findItem('Which way?');
+    await person.post(`/api/items/${which.id}/answer`, { values: { how: 'deploy' } });
+    const yes = await deploy;
+    expect(yes.code).toBe(0);
+    expect(JSON.parse(yes.stdout)).toMatchObject({ status: 'answered', yes: true, item: { id: which.id } });
+    const wait = beckon(['ask', 'Which way now?', ...choice]);
+    const other = await findItem('Which way now?');
+    await person.post(`/api/items/${other.id}/answer`, { values: { how: 'wait' } });
+    expect(await wait).toMatchObject({ code: 6 });
+
+    const typo = await beckon(['ask', 'Typo?', '--field', 'ok:yesno:OK?', '--wait', '--yes-if', 'okay=true']);
+    expect(typo).toMatchObject({ code: 1, stdout: '' });
+    expect(typo.stderr).toContain('--yes-if: the form has no field "okay"');
   });
 
   it('ask --on-timeout answers at the deadline as the policy; --approvals sets the rule', async () => {
@@ -116,7 +152,8 @@ describe('beckon CLI', () => {
       '--timeout',
       '30',
     ]);
-    expect(run.code).toBe(0);
+    // The policy answered No: the exit status says so.
+    expect(run.code).toBe(6);
     expect(JSON.parse(run.stdout)).toMatchObject({
       status: 'answered',
       response: { ok: false },

@@ -40,6 +40,15 @@ const countItems = async (orgId: string, title: string) =>
   (await server.database.sql`select 1 from items where org_id = ${orgId} and title = ${title}`).length;
 
 describe('typed calls', () => {
+  it('takes the address with or without /api (and a trailing slash)', async () => {
+    const { token } = await f.account('owner');
+    for (const suffix of ['', '/', '/api', '/api/']) {
+      const beckon = client(token, `${server.resource.baseUrl}${suffix}`);
+      const item = await beckon.notify({ title: `Through ${suffix || 'the origin'}` });
+      expect((await beckon.get(item.id)).title).toBe(`Through ${suffix || 'the origin'}`);
+    }
+  });
+
   it('create, get, update, list and every action round-trip with their types', async () => {
     const { beckon } = await owner();
     const item = await beckon.notify({ title: 'Disk almost full', level: 'warning', tags: ['ops'] });

@@ -100,6 +100,7 @@ export function sweepSuite(transport: Transport) {
       expect(all.filter((t) => !t.protect).map((t) => t.path)).toEqual([
         'inbound.deliver',
         'push.config',
+        'push.answer',
         'accounts.requestMagicLink',
         'accounts.verifyMagicLink',
         'accounts.signInOptions',

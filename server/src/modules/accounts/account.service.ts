@@ -72,8 +72,30 @@ export async function createOrg(
 }
 
 /** A new 30-day session in another organization of the user; unknown or foreign is a 404. */
-export async function switchOrg(deps: Deps, identity: Identity, orgId: string): Promise<SessionGrant> {
+/**
+ * A new session in another organization of the person. To the organization of the calling
+ * session it answers that session (`token`: the caller's own): switching never mints a session
+ * that changes nothing, so sessions cannot be multiplied by asking again.
+ */
+export async function switchOrg(
+  deps: Deps,
+  identity: Identity,
+  orgId: string,
+  token: string | null,
+): Promise<SessionGrant> {
   const now = deps.clock();
+  if (orgId === identity.orgId && token) {
+    const [current] = await deps.sql<{ expires_at: Date }[]>`
+      select expires_at from sessions where id = ${identity.credentialId} and revoked_at is null`;
+    if (current) {
+      return {
+        token,
+        user_id: identity.userId,
+        org_id: orgId,
+        expires_at: current.expires_at.toISOString(),
+      };
+    }
+  }
   return deps.sql.begin(async (tx) => {
     const member =
       await tx`select 1 from memberships where org_id = ${orgId} and user_id = ${identity.userId}`;

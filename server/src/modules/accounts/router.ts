@@ -45,7 +45,7 @@ export const accountsRouter = router({
     createOrg(ctx.deps, ctx.identity, input),
   ),
   switchOrg: implement(sessionProcedure, accountsProcedures.switchOrg).mutation(({ ctx, input }) =>
-    switchOrg(ctx.deps, ctx.identity, input.org_id),
+    switchOrg(ctx.deps, ctx.identity, input.org_id, ctx.token),
   ),
   createApiKey: implement(
     sessionPermissionProcedure('agents.manage'),

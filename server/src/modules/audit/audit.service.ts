@@ -6,7 +6,7 @@ import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import { decodeIdCursor, encodeIdCursor } from '../paging';
+import { decodeIdCursor, encodeIdCursor, withinBudget } from '../paging';
 
 export type AuditEntry = {
   orgId: string;
@@ -85,13 +85,20 @@ export async function listAudit(deps: Deps, identity: Identity, input: ListAudit
   if (input.item_id) conditions.push(sql`item_id = ${input.item_id}`);
   if (input.cursor) conditions.push(sql`id < ${decodeIdCursor(input.cursor)}::uuid`);
   const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
-  const rows = await sql<AuditRow[]>`
-    select id, item_id, action, actor_type, actor_id, data, created_at from audit_entries
+  // Sizes first, then the entries that fit the byte budget (paging.ts, withinBudget).
+  const sizes = await sql<{ id: string; bytes: number }[]>`
+    select id, octet_length(data::text) as bytes from audit_entries
      where ${where} order by id desc limit ${input.limit + 1}`;
-  const page = rows.slice(0, input.limit);
-  const last = page[page.length - 1];
+  const ids = withinBudget(sizes.slice(0, input.limit), deps.env.LIST_PAGE_MAX_BYTES);
+  const rows =
+    ids.length === 0
+      ? []
+      : await sql<AuditRow[]>`
+          select id, item_id, action, actor_type, actor_id, data, created_at from audit_entries
+           where id = any(${ids}::uuid[]) order by id desc`;
+  const last = rows[rows.length - 1];
   return {
-    entries: page.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
-    next_cursor: rows.length > input.limit && last ? encodeIdCursor(last.id) : null,
+    entries: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
+    next_cursor: sizes.length > ids.length && last ? encodeIdCursor(last.id) : null,
   };
 }

@@ -188,5 +188,7 @@ export async function actOnItem(
     if (leftOrReturned) await scheduleEscalation(tx, row);
     return row;
   });
+  if (input.action === 'answer' && row.status === 'answered' && row.answered_at)
+    deps.metrics?.answered(row.created_at, row.answered_at, actor.type);
   return itemView(row);
 }

@@ -4,6 +4,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, JOB_MAX_ATTEMPTS } from '../../job-queue';
+import { currentRequestId } from '../../request-context';
 import { auditCtes } from '../audit/audit.service';
 import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
@@ -77,7 +78,8 @@ const webhookJobs = (
   select graphile_worker.add_job(
            identifier => 'deliver_webhook', max_attempts => ${JOB_MAX_ATTEMPTS},
            payload => json_build_object('webhook_id', w.id, 'event_id', ${eventId}::uuid,
-                                        'delivery_id', gen_random_uuid(), 'attempt', 1))
+                                        'delivery_id', gen_random_uuid(), 'attempt', 1,
+                                        'request_id', ${currentRequestId() ?? null}::text))
     from webhooks w
    where w.org_id = ${orgId} and w.active and (${event}::text = any(w.events) or '*' = any(w.events)))`;
 

@@ -3,6 +3,7 @@ import { actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { keysOfCaller } from '../assignment/assignees';
+import { withinBudget } from '../paging';
 import { findItem, inScope, SELECT } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 
@@ -54,12 +55,20 @@ export async function listItems(deps: Deps, identity: Identity, input: ListItems
     conditions.push(sql`(i.pinned, i.id) < (${after.pinned}, ${after.id}::uuid)`);
   }
   const where = conditions.reduce((all, condition) => sql`${all} and ${condition}`);
-  const rows = await sql<ItemRow[]>`
-    ${SELECT(sql)} where ${where} order by i.pinned desc, i.id desc limit ${input.limit + 1}`;
-  const page = rows.slice(0, input.limit);
-  const last = page[page.length - 1];
+  // First the candidates' sizes only, then the items that fit the byte budget: a page of large
+  // items ends early (with its cursor) rather than being read into memory whole.
+  const sizes = await sql<{ id: string; bytes: number }[]>`
+    select i.id, octet_length(i::text) as bytes from items i
+     where ${where} order by i.pinned desc, i.id desc limit ${input.limit + 1}`;
+  const ids = withinBudget(sizes.slice(0, input.limit), deps.env.LIST_PAGE_MAX_BYTES);
+  const rows =
+    ids.length === 0
+      ? []
+      : await sql<ItemRow[]>`
+          ${SELECT(sql)} where i.id = any(${ids}::uuid[]) order by i.pinned desc, i.id desc`;
+  const last = rows[rows.length - 1];
   return {
-    items: page.map(itemView),
-    next_cursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+    items: rows.map(itemView),
+    next_cursor: sizes.length > ids.length && last ? encodeCursor(last) : null,
   };
 }

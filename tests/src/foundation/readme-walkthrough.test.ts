@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../harness';
+import { startScript } from '../harness/production';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode !== null || !child.pid) continue;
+    // The walkthrough's shell leaves its callback receiver running: end its whole process group.
+    if (child.spawnargs[0] === 'bash') process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  }
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** The README's "A first look" shell block, as a reader copies it. */
+async function walkthrough(): Promise<string> {
+  const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## A first look'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('README.md: no shell block under "A first look"');
+  return block;
+}
+
+async function waitFor(url: string, deadline: number) {
+  while (Date.now() < deadline) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer in time`);
+}
+
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('README walkthrough', () => {
+  it('runs as pasted against the compiled service: every step answers, the callback arrives', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-readme-'));
+    dirs.push(dataDir);
+    const [port, authPort, pgPort, webPort, hookPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const { DATABASE_URL: _ignored, BECKON_URL: _u, BECKON_TOKEN: _t, ...inherited } = process.env;
+    // As the README starts it (`ALLOW_PRIVATE_DESTINATIONS=true pnpm start`), on free ports.
+    const service = startScript('start:prod', {
+      env: {
+        ...inherited,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        ALLOW_PRIVATE_DESTINATIONS: 'true',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        AUTH_PORT: String(authPort),
+        EMBEDDED_POSTGRES_PORT: String(pgPort),
+        APP_URL: `http://127.0.0.1:${webPort}`,
+        WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
+      },
+    });
+    children.push(service.child);
+    const deadline = Date.now() + 90_000;
+    await waitFor(`http://127.0.0.1:${port}/ready`, deadline);
+    await waitFor(`http://127.0.0.1:${authPort}/ready`, deadline);
+
+    // Only the ports differ from what a reader pastes.
+    const script = (await walkthrough())
+      .replaceAll('localhost:3000', `127.0.0.1:${port}`)
+      .replaceAll('localhost:3001', `127.0.0.1:${authPort}`)
+      .replaceAll('localhost:5173', `127.0.0.1:${webPort}`)
+      .replaceAll('localhost:9000', `127.0.0.1:${hookPort}`)
+      .replaceAll('listen(9000)', `listen(${hookPort})`);
+    const shell = spawn('bash', ['-c', script], { cwd: REPO, env: inherited, detached: true });
+    children.push(shell);
+    let stdout = '';
+    let stderr = '';
+    shell.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    shell.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => shell.once('exit', resolve));
+
+    // The CLI step waits for a person: the test answers in their place, as me@example.com.
+    let itemId: string | undefined;
+    while (!itemId && Date.now() < deadline && shell.exitCode === null) {
+      const wait = /waiting for Ship it\? — (\S+) \(item ([0-9a-f-]{36})\)/.exec(stderr);
+      if (wait) expect(wait[1]).toBe(`http://127.0.0.1:${webPort}/items/${wait[2]}`);
+      itemId = wait?.[2];
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(itemId, `no CLI wait line:\n${stdout}\n${stderr}`).toBeDefined();
+    const auth = `http://127.0.0.1:${authPort}`;
+    const link = (await (
+      await fetch(`${auth}/auth/magic-link`, json({ email: 'me@example.com' }))
+    ).json()) as {
+      token: string;
+    };
+    const session = (await (await fetch(`${auth}/auth/verify?token=${link.token}`)).json()) as {
+      token: string;
+    };
+    const answered = await fetch(`http://127.0.0.1:${port}/api/items/${itemId}/answer`, {
+      ...json({ values: { ok: true } }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token}` },
+    });
+    expect(answered.status).toBe(200);
+
+    expect(await exited, `${stdout}\n${stderr}`).toBe(0);
+    expect(stdout).toMatch(/^ok\{"status":"ready"\}/);
+    expect(stdout).toContain('"source":"session","role":"owner"');
+    expect(stdout).toContain('{"status":"answered","response":{"ok":true}}');
+    expect(stdout).toContain('"status": "answered"');
+    expect(stdout).toContain('shipping\n');
+    // The receiver runs in the background: its line may come after the shell's last one.
+    for (const until = Date.now() + 20_000; !stdout.includes('callback: ') && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 100));
+    expect(stdout).toMatch(/callback: \{.*"status":"answered"/);
+  }, 180_000);
+});
