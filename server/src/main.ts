@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { openDatabase } from './database';
 import { ConfigError, loadEnv } from './env';
-import { createLogger } from './log';
+import { createLogger, routeConsoleToLog } from './log';
 import { exitOnStartupFailure } from './processes/startup-failure';
 import { resolveSigningKey } from './signing-key';
 
@@ -25,6 +25,7 @@ const processFile = (kind: string) =>
 async function main() {
   const env = loadEnv();
   const log = createLogger(env, 'beckon');
+  routeConsoleToLog(log);
   const database = await openDatabase(env);
   log.info(`database: ${database.description}`);
   const signingKey = await resolveSigningKey(env);

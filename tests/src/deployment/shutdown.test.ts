@@ -64,7 +64,7 @@ describe('stopping within SHUTDOWN_TIMEOUT_MS', () => {
         callback_url: `${receiver.url}/cb`,
       });
       await api.post(`/api/items/${called.body.id}/dismiss`);
-      expect(await eventually(() => receiver.received.length === 1, 20_000)).toBe(true);
+      expect(await eventually(() => receiver.received.length === 1, 60_000)).toBe(true);
 
       const sse = await fetch(`${url}/mcp/sse`, { headers: { authorization: `Bearer ${key.token}` } });
       expect(sse.status).toBe(200);
@@ -90,7 +90,7 @@ describe('stopping within SHUTDOWN_TIMEOUT_MS', () => {
       const taskId = created.body.result!.task.taskId;
       const waiting = mcpRequest(url, key.token, 'tasks/result', { taskId }, '2025-11-25');
       // All three hold an event subscription in the process.
-      expect(await eventually(async () => (await streams(url)) === 3, 10_000)).toBe(true);
+      expect(await eventually(async () => (await streams(url)) === 3, 30_000)).toBe(true);
 
       resource.child.kill('SIGTERM');
       expect(await resource.exited).toBe(0);
