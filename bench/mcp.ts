@@ -1,6 +1,6 @@
 import { createItems } from './items';
 import { type Figures, load } from './lib';
-import { alternate, type Rounds } from './rounds';
+import { alternate, median, type Rounds } from './rounds';
 
 const MCP_HEADERS = (key: string, protocol = '2025-03-26') => ({
   authorization: `Bearer ${key}`,
@@ -12,18 +12,78 @@ const MCP_HEADERS = (key: string, protocol = '2025-03-26') => ({
 const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 
 /** POST /mcp tools/call service.notify (stateless: no initialize needed per request). */
-export function mcpNotify(url: string, key: string, seconds: number, connections = 50, round?: number) {
-  return load(`MCP service.notify (${connections} connections${round ? `, round ${round}` : ''})`, {
+export function mcpNotify(
+  url: string,
+  key: string,
+  seconds: number,
+  connections = 50,
+  round?: number,
+  protocol = '2025-03-26',
+) {
+  return load(
+    `MCP ${protocol} service.notify (${connections} connections${round ? `, round ${round}` : ''})`,
+    {
+      url: `${url}/mcp`,
+      seconds,
+      connections,
+      method: 'POST',
+      headers: MCP_HEADERS(key, protocol),
+      body: rpc('tools/call', {
+        name: 'service.notify',
+        arguments: { title: 'Build finished', level: 'success', tags: ['ci'] },
+      }),
+    },
+  );
+}
+
+const MODERN = '2026-07-28';
+
+/** The same call at 2026-07-28: no handshake, the revision in `_meta` and mirrored headers. */
+export function mcpNotifyModern(url: string, key: string, seconds: number, connections = 50, round?: number) {
+  return load(`MCP ${MODERN} service_notify (${connections} connections${round ? `, round ${round}` : ''})`, {
     url: `${url}/mcp`,
     seconds,
     connections,
     method: 'POST',
-    headers: MCP_HEADERS(key),
+    headers: { ...MCP_HEADERS(key, MODERN), 'mcp-method': 'tools/call', 'mcp-name': 'service_notify' },
     body: rpc('tools/call', {
-      name: 'service.notify',
+      name: 'service_notify',
       arguments: { title: 'Build finished', level: 'success', tags: ['ci'] },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
     }),
   });
+}
+
+/**
+ * `POST /api/items`, 2025-11-25 and 2026-07-28 `tools/call service.notify`, same key, same
+ * connections, one after the other in each round (in turn first); the medians of 2026-07-28 over each.
+ */
+export async function notifyRevisions(url: string, key: string, rounds: number, seconds: number) {
+  const run: Array<{ rest: Figures; older: Figures; modern: Figures }> = [];
+  const measure = {
+    rest: (round: number) => createItems(url, key, seconds, 50, round),
+    older: (round: number) => mcpNotify(url, key, seconds, 50, round, '2025-11-25'),
+    modern: (round: number) => mcpNotifyModern(url, key, seconds, 50, round),
+  };
+  const order = ['rest', 'older', 'modern'] as const;
+  for (let round = 1; round <= rounds; round++) {
+    // Each round starts with another one: the items table grows, and later runs would pay for it.
+    const figures: Partial<Record<(typeof order)[number], Figures>> = {};
+    for (let i = 0; i < order.length; i++) {
+      const which = order[(round - 1 + i) % order.length]!;
+      figures[which] = await measure[which](round);
+    }
+    run.push(figures as { rest: Figures; older: Figures; modern: Figures });
+  }
+  return {
+    rounds: run,
+    overRest: median(run.map((r) => r.modern.rps / r.rest.rps)),
+    overOlder: median(run.map((r) => r.modern.rps / r.older.rps)),
+  };
 }
 
 /** `tools/call service.notify` against `POST /api/items`, same key, same connections, alternating. */

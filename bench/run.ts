@@ -17,7 +17,7 @@ import {
   startResourceProcess,
   table,
 } from './lib';
-import { mcpNotify, notifyAgainstRest, openTasks, pollTasks } from './mcp';
+import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
 import { waitingAgents } from './waiting-agents';
@@ -143,6 +143,12 @@ try {
     }
     notes.push(
       `MCP notify / POST /api/items, median of ${rounds} rounds: ${percent(notify.median)} (target >= 90 %)`,
+    );
+    const revisions = await notifyRevisions(server.url, agent, rounds, roundSeconds);
+    for (const { rest, older, modern } of revisions.rounds) results.push(rest, older, modern);
+    notes.push(
+      `MCP 2026-07-28 notify / 2025-11-25 notify, median of ${rounds} rounds: ${percent(revisions.overOlder)} (target >= 100 %)`,
+      `MCP 2026-07-28 notify / POST /api/items, median of ${rounds} rounds: ${percent(revisions.overRest)} (target >= 90 %)`,
     );
     const tasks = await openTasks(server.url, agent, 1000);
     const polled = await pollTasks(server.url, agent, tasks, rounds, roundSeconds);

@@ -7,7 +7,8 @@ export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
 /** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
 export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
 /** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
-export const answerChannels = ['email', 'slack', 'push'] as const;
+/** `mcp`: the requester answered in their MCP client (form elicitation, protocol 2026-07-28). */
+export const answerChannels = ['email', 'slack', 'push', 'mcp'] as const;
 /** What an outbound delivery attempt was for (delivery_attempts.kind). */
 export const deliveryKinds = ['callback', 'webhook', 'email', 'slack'] as const;
 /** How often a person's email digest goes out. */

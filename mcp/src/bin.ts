@@ -3,19 +3,22 @@ import { parseArgs } from 'node:util';
 import { version } from '../package.json';
 import { serveMcp } from './bridge';
 
-const USAGE = `Usage: beckon-mcp [--url <url>] [--token <token>] [--version]
+const USAGE = `Usage: beckon-mcp [--url <url>] [--token <token>] [--tool-names auto|dotted|underscore] [--version]
        beckon-mcp gate ...   put people's approval in front of another MCP server (beckon-mcp gate --help)
 
 Serves Beckon's agent tools (service.notify, service.ask, ...) over stdio for MCP hosts that
 launch tools as processes, forwarding every call to <url>/mcp with the token.
   --url    the Beckon server's origin (default: BECKON_URL)
   --token  an agent's API key (default: BECKON_TOKEN)
+  --tool-names  service.notify (dotted) or service_notify (underscore); auto (default): underscore
+           for hosts that refuse dots (Claude, Codex, Copilot, Cursor, by their declared name)
 `;
 
 async function main(): Promise<number> {
   let values: {
     url?: string | undefined;
     token?: string | undefined;
+    'tool-names'?: string | undefined;
     help?: boolean | undefined;
     version?: boolean | undefined;
   };
@@ -24,6 +27,7 @@ async function main(): Promise<number> {
       options: {
         url: { type: 'string' },
         token: { type: 'string' },
+        'tool-names': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -46,8 +50,13 @@ async function main(): Promise<number> {
     process.stderr.write(`beckon-mcp: set BECKON_URL and BECKON_TOKEN (or --url, --token)\n${USAGE}`);
     return 1;
   }
+  const toolNames = values['tool-names'] ?? 'auto';
+  if (toolNames !== 'auto' && toolNames !== 'dotted' && toolNames !== 'underscore') {
+    process.stderr.write(`beckon-mcp: --tool-names must be auto, dotted or underscore\n${USAGE}`);
+    return 1;
+  }
   try {
-    await serveMcp({ url, token });
+    await serveMcp({ url, token, toolNames });
     return 0;
   } catch (error) {
     // stdout belongs to the MCP protocol: failures go to stderr only.

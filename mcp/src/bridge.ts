@@ -23,10 +23,22 @@ export type BridgeOptions = {
   url: string;
   /** An agent's API key (or another bearer token the server accepts). */
   token: string;
+  /**
+   * How tool names are spelled for the host: `dotted` (`service.notify`), `underscore`
+   * (`service_notify`), or `auto` (the default): underscores for hosts whose declared name says
+   * they refuse dots (HOSTS_WITHOUT_DOTS), the specification's dotted names for the others.
+   */
+  toolNames?: 'auto' | 'dotted' | 'underscore';
   /** Defaults to this process's stdin and stdout. */
   stdin?: Readable;
   stdout?: Writable;
 };
+
+/** Hosts that accept only tool names matching `^[a-zA-Z0-9_-]{1,64}$`, by their declared name. */
+export const HOSTS_WITHOUT_DOTS = /claude|codex|copilot|cursor/i;
+
+/** `service.get` → `service_get`, in names and wherever a definition names a tool. */
+const underscored = (text: string) => text.replace(/\bservice\.([a-z_]+)/g, 'service_$1');
 
 /**
  * An MCP server on stdin/stdout for hosts that launch tools as processes. It holds no tools of its
@@ -71,7 +83,15 @@ export async function serveMcp(options: BridgeOptions): Promise<void> {
             }),
       });
     };
-  server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
+  const spelling = options.toolNames ?? 'auto';
+  const underscore = () =>
+    spelling === 'underscore' ||
+    (spelling === 'auto' && HOSTS_WITHOUT_DOTS.test(server.getClientVersion()?.name ?? ''));
+  // The server takes either spelling in tools/call: only the list is respelled.
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    const listed = await upstream.listTools(request.params);
+    return underscore() ? JSON.parse(underscored(JSON.stringify(listed))) : listed;
+  });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     request.params.task
       ? forward('tools/call', CreateTaskResultSchema)(request, extra)

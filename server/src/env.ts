@@ -1,3 +1,4 @@
+// Longer than 300 lines: every setting of the service in one validated schema, the one place that reads process.env.
 import { z } from 'zod';
 
 /** The only place that reads process.env: every setting, validated once at boot. */
@@ -41,6 +42,25 @@ const trustProxy = z.string().transform((value): boolean | number | string[] => 
     .map((part) => part.trim())
     .filter(Boolean);
 });
+
+/** A comma-separated list of web origins (scheme://host[:port]), each normalized. */
+const origins = z.string().transform((value, ctx) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .flatMap((part) => {
+      const url = URL.parse(part);
+      if (
+        url &&
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        url.origin === part.replace(/\/$/, '')
+      )
+        return [url.origin];
+      ctx.addIssue({ code: 'custom', message: `${part} is not an origin (scheme://host[:port])` });
+      return [];
+    }),
+);
 
 export const ZEnv = z
   .object({
@@ -181,6 +201,10 @@ export const ZEnv = z
       .default('attachments/'),
     S3_ACCESS_KEY_ID: optional,
     S3_SECRET_ACCESS_KEY: optional,
+    /** Web origins besides the service's own allowed to call /mcp (comma-separated, e.g. https://app.example). */
+    MCP_ALLOWED_ORIGINS: origins.default([]),
+    /** MCP tool names: `service.notify` (dotted), `service_notify` (underscore), or by revision (auto). */
+    MCP_TOOL_NAMES: z.enum(['auto', 'dotted', 'underscore']).default('auto'),
     /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
   })

@@ -65,6 +65,8 @@ export const items = pgTable(
     /** The signed receipt (compact JWS) of the decision that closed it; null while undecided. */
     receipt: text('receipt'),
     callbackUrl: text('callback_url'),
+    /** W3C trace context of the request that created the item (MCP `_meta`), sent with its callbacks. */
+    traceContext: jsonb('trace_context').$type<{ traceparent: string; tracestate?: string }>(),
     deadlineAt: ts('deadline_at'),
     status: text('status', { enum: itemStatuses }).notNull().default('open'),
     /** The status an archived item returns to on unarchive. */

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, Required, Self, TypedDict
 Level = Literal["info", "warning", "error", "success"]
 Status = Literal["open", "answered", "dismissed", "archived", "expired", "withdrawn"]
 ActorType = Literal["user", "agent", "system", "policy"]
-AnsweredVia = Literal["email", "slack", "push"]
+AnsweredVia = Literal["email", "slack", "push", "mcp"]
 
 
 class SelectOption(TypedDict):

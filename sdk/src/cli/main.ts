@@ -65,7 +65,7 @@ const commands: Record<string, { options: Options; positionals: string[] }> = {
   dismiss: { options: {}, positionals: ['id'] },
   snooze: { options: {}, positionals: ['id', 'until'] },
   comment: { options: {}, positionals: ['id', 'text'] },
-  mcp: { options: {}, positionals: [] },
+  mcp: { options: { 'tool-names': { type: 'string' } }, positionals: [] },
   ...assignment.assignmentCommands,
 };
 
@@ -278,7 +278,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
         io.err(MCP_INSTALL_HINT);
         return EXIT.error;
       }
-      await bridge.serveMcp({ url: url(), token });
+      const toolNames = (parsed.values['tool-names'] as string | undefined) ?? 'auto';
+      if (toolNames !== 'auto' && toolNames !== 'dotted' && toolNames !== 'underscore')
+        throw new UsageError('--tool-names must be auto, dotted or underscore');
+      await bridge.serveMcp({ url: url(), token, toolNames });
       return EXIT.ok;
     }
     const beckon = createClient({ baseUrl: url(), token });

@@ -7,7 +7,13 @@ Install it beside @beckon/sdk (npm install @beckon/mcp, or npm install -g @becko
 "beckon mcp" again, or run its own command directly: npx @beckon/mcp (the beckon-mcp command).
 `;
 
-type Bridge = { serveMcp: (options: { url: string; token: string }) => Promise<void> };
+type Bridge = {
+  serveMcp: (options: {
+    url: string;
+    token: string;
+    toolNames?: 'auto' | 'dotted' | 'underscore';
+  }) => Promise<void>;
+};
 
 const isMissing = (error: unknown, name: string) => {
   const { code, message } = error as { code?: unknown; message?: unknown };

@@ -16,7 +16,8 @@ Commands:
   snooze <id> <until>         hide an item until an ISO time or for a duration (30m, 2h, 1d)
   comment <id> <text>         add a comment
 ${ASSIGNMENT_USAGE}  mcp                         serve the Beckon agent tools over stdio (MCP), forwarded to BECKON_URL/mcp
-                              (runs the @beckon/mcp package, installed separately)
+                              (runs the @beckon/mcp package, installed separately);
+                              [--tool-names auto|dotted|underscore] as beckon-mcp's
   gate [--policy FILE] | gate install   a coding agent's tool-call hook: rules, or ask people (beckon gate --help)
   audit verify [--file audit.jsonl]     check the organization's audit chain (beckon audit --help)
   verify <receipt.jws>        check a decision's signed receipt (beckon verify --help)

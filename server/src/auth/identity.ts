@@ -3,13 +3,15 @@
  * URL token, a signed link from a mail acting for the person it was sent to, or a Slack user
  * linked to the person.
  */
+/** `mcp_elicitation`: the person behind an agent's credential, answering in their MCP client. */
 export type IdentitySource =
   | 'session'
   | 'api_key'
   | 'inbound_webhook'
   | 'email_link'
   | 'slack_link'
-  | 'push_link';
+  | 'push_link'
+  | 'mcp_elicitation';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */
 export type Identity = {

@@ -11,6 +11,8 @@ export const ZDeliveryJob = z.object({
   /** The exact bytes sent and signed: every attempt sends the same. */
   body: z.string(),
   attempt: z.number().int().min(1),
+  /** The trace context of the request that caused the delivery, sent as `traceparent`/`tracestate`. */
+  trace: z.object({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
 });
 export type DeliveryJob = z.infer<typeof ZDeliveryJob>;
 

@@ -111,6 +111,10 @@ const agents = {
   any: new Agent(),
 };
 
+/** The dispatcher of requests to user-supplied URLs (undici's fetch or request). */
+export const outboundDispatcher = (allowPrivate: boolean): Dispatcher =>
+  allowPrivate ? agents.any : agents.publicOnly;
+
 /**
  * POSTs a JSON body to a user-supplied URL and reports what happened. Never throws, never follows
  * redirects (a 3xx is a non-ok result), and refuses private destinations unless allowed.

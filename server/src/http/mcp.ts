@@ -4,9 +4,28 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
+import { UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/modern';
 import { METHODS, type Method, RpcError } from '../mcp/rpc';
+import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
+import { answerModern, isModernRequest } from './mcp-modern';
+
+/** Every revision /mcp answers, newest first. */
+export const SERVED_VERSIONS = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+/**
+ * How tool names are spelled for this request (docs/api.md, "Tool names"): as the client asks
+ * (`?tool_names=` on the endpoint URL), else as MCP_TOOL_NAMES says, else by revision: hosts of
+ * 2026-07-28 get `service_notify`, earlier revisions the specification's `service.notify`.
+ */
+function toolNames(deps: Deps, request: FastifyRequest, version: string | undefined): ToolNames {
+  const asked = (request.query as { tool_names?: unknown } | undefined)?.tool_names;
+  if (asked === 'dotted' || asked === 'underscore') return asked;
+  const setting = deps.env.MCP_TOOL_NAMES;
+  if (setting !== 'auto') return setting;
+  return version === MODERN_REVISION ? 'underscore' : 'dotted';
+}
 
 type Message = {
   jsonrpc?: unknown;
@@ -29,14 +48,54 @@ function lean(request: FastifyRequest, version: string | undefined): Message | n
   if (!body || typeof body !== 'object' || Array.isArray(body) || body.jsonrpc !== '2.0') return null;
   if (typeof body.method !== 'string' || !Object.hasOwn(METHODS, body.method)) return null;
   if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
-  if (body.params !== undefined && (typeof body.params !== 'object' || body.params === null)) return null;
+  const params = body.params as unknown;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return null;
   return body.params?._meta?.progressToken === undefined ? body : null;
+}
+
+/**
+ * What the SDK's transport would refuse in a request whose id is known, refused here with that
+ * id (the transport answers `id: null` to all of these): the Accept header, the JSON-RPC shape,
+ * an unknown protocol revision.
+ */
+function refusal(request: FastifyRequest, version: string | undefined) {
+  const body = request.body as Message | null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
+  const refuse = (status: number, code: number, message: string, data?: unknown) => ({
+    status,
+    body: { jsonrpc: '2.0', id: body.id, error: { code, message, ...(data === undefined ? {} : { data }) } },
+  });
+  const accept = request.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    return refuse(
+      406,
+      -32000,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+    );
+  const params = body.params as unknown;
+  if (
+    body.jsonrpc !== '2.0' ||
+    typeof body.method !== 'string' ||
+    (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+  )
+    return refuse(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 request');
+  if (version !== undefined && body.method !== 'initialize' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    return refuse(
+      400,
+      UNSUPPORTED_PROTOCOL_VERSION,
+      `Unsupported protocol version: ${version} (supported versions: ${SERVED_VERSIONS.join(', ')})`,
+      { supported: SERVED_VERSIONS, requested: version },
+    );
+  return null;
 }
 
 async function answer(
   deps: Deps,
   identity: Identity,
   version: string | undefined,
+  names: ToolNames,
   message: Message,
   reply: FastifyReply,
   shutdown: AbortSignal,
@@ -44,7 +103,7 @@ async function answer(
   const closed = new AbortController();
   reply.raw.on('close', () => closed.abort());
   const signal = AbortSignal.any([closed.signal, shutdown]);
-  const ctx = { deps, identity, protocolVersion: version, signal };
+  const ctx = { deps, identity, protocolVersion: version, signal, names };
   const params = (message.params ?? {}) as Record<string, unknown>;
   try {
     const result = await (METHODS[message.method as string] as Method)(ctx, params);
@@ -69,13 +128,21 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
   // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
   const shutdown = new AbortController();
   app.addHook('preClose', async () => shutdown.abort());
+  // A foreign Origin is refused before this (http/mcp-origin.ts, registered ahead of the rate limit).
   app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
+    if (isModernRequest(request)) {
+      const names = toolNames(deps, request, MODERN_REVISION);
+      return answerModern(deps, identity, names, SERVED_VERSIONS, request, reply, shutdown.signal);
+    }
     const header = request.headers['mcp-protocol-version'];
     const version = typeof header === 'string' ? header : undefined;
+    const names = toolNames(deps, request, version);
     const message = lean(request, version);
-    if (message) return answer(deps, identity, version, message, reply, shutdown.signal);
-    const server = agentServer(deps, identity, version, shutdown.signal);
+    if (message) return answer(deps, identity, version, names, message, reply, shutdown.signal);
+    const refused = refusal(request, version);
+    if (refused) return reply.code(refused.status).send(refused.body);
+    const server = agentServer(deps, identity, version, names, shutdown.signal);
     const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

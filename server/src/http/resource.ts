@@ -12,6 +12,7 @@ import { registerDownloads } from './downloads';
 import { registerEmailPages } from './email-pages';
 import { Holds, registerHolds } from './holds';
 import { registerMcp } from './mcp';
+import { registerMcpOriginCheck } from './mcp-origin';
 import { openApiDocument } from './openapi';
 import { registerPaymentsWebhook } from './payments-webhook';
 import { serveProcedures } from './procedures';
@@ -26,7 +27,9 @@ export async function buildResourceApp(
 ): Promise<FastifyInstance> {
   const document = openApiDocument(router, deps.env);
   const app = createBaseApp(deps, { name: 'resource' });
-  // First: its hook counts every request of /api, /trpc and /mcp before anything else runs, and
+  // Before anything: a foreign page's Origin on /mcp is refused (403), credentials unread.
+  registerMcpOriginCheck(app, deps.env);
+  // Then: its hook counts every request of /api, /trpc and /mcp before anything else runs, and
   // answers 401 before the body where a credential is needed and missing.
   registerApiRateLimit(app, deps, router);
   // Then: streams and waiting calls, capped per caller once the caller is known.

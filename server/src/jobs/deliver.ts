@@ -74,6 +74,8 @@ export async function attemptDelivery(
       timestamp: new Date(),
     }),
     'x-service-event': job.event,
+    ...(job.trace ? { traceparent: job.trace.traceparent } : {}),
+    ...(job.trace?.tracestate ? { tracestate: job.trace.tracestate } : {}),
   };
   const result = await postJson(job.url, job.body, headers, {
     allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,

@@ -11,6 +11,7 @@ import {
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { METHODS, type RpcContext } from './rpc';
+import { type ToolNames, underscored } from './tool-list';
 
 const INSTRUCTIONS =
   'Beckon reaches the people of your organization. Use service.notify to tell them something and ' +
@@ -44,11 +45,15 @@ export function agentServer(
   deps: Deps,
   identity: Identity,
   protocolVersion: string | undefined,
+  names: ToolNames,
   shutdown: AbortSignal,
 ): Server {
   const server = new Server(
     { name: 'beckon', version: '0.1.0' },
-    { capabilities: CAPABILITIES, instructions: INSTRUCTIONS },
+    {
+      capabilities: CAPABILITIES,
+      instructions: names === 'underscore' ? underscored(INSTRUCTIONS) : INSTRUCTIONS,
+    },
   );
   for (const [method, schema] of Object.entries(SCHEMAS)) {
     const handle = METHODS[method];
@@ -59,7 +64,7 @@ export function agentServer(
       };
       const token = params._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, shutdown]);
-      const ctx: RpcContext = { deps, identity, protocolVersion, signal };
+      const ctx: RpcContext = { deps, identity, protocolVersion, signal, names };
       if (token !== undefined) {
         ctx.progress = (progress, total, message) =>
           extra.sendNotification({

@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { AppError, fieldsFromZod, toAppError, toJsonRpcError } from '../errors';
 import { PROGRESS_EVERY_MS, waitForOutcome } from './item-wait';
 import { createTask, findTask, listTasks, type TaskRow, taskOf } from './task-store';
-import { structured, TOOLS, toolList } from './tool-list';
+import { structured, TOOLS, type ToolNames, toolList, underscored } from './tool-list';
 
 /** One JSON-RPC request of an agent: who, at which protocol revision, and how to report progress. */
 export type RpcContext = {
@@ -16,6 +16,19 @@ export type RpcContext = {
   signal?: AbortSignal;
   /** Set when the client sent `_meta.progressToken` and can receive notifications. */
   progress?: (progress: number, total: number, message: string) => Promise<void>;
+  /** How tool names are spelled for this client (tool-list.ts). */
+  names?: ToolNames;
+  /** At 2026-07-28: what the request's `_meta` declared (modern.ts). */
+  modern?: ModernRequest;
+};
+
+/** A 2026-07-28 request's declarations: the client's capabilities, and trace context. */
+export type ModernRequest = {
+  clientCapabilities: Record<string, unknown>;
+  /** Whether the client declared the tasks extension (io.modelcontextprotocol/tasks). */
+  tasks: boolean;
+  /** W3C trace context from `_meta` (traceparent, tracestate), passed to the item's callback. */
+  trace?: { traceparent: string; tracestate?: string };
 };
 
 /** A JSON-RPC error: code, message and data (REST's body for procedure errors). */
@@ -33,13 +46,20 @@ export class RpcError extends Error {
     return new RpcError(code, message, data);
   }
 }
-const invalidParams = (message: string) => new RpcError(-32602, message);
+export const invalidParams = (message: string) => new RpcError(-32602, message);
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-type Item = { id: string; title: string; status: string };
+export type Item = { id: string; title: string; status: string };
 
-const callerOf = (ctx: RpcContext, idempotencyKey: string | null = null) =>
-  createCaller({ deps: ctx.deps, token: null, identity: ctx.identity, idempotencyKey, responseHeaders: {} });
+export const callerOf = (ctx: RpcContext, idempotencyKey: string | null = null) =>
+  createCaller({
+    deps: ctx.deps,
+    token: null,
+    identity: ctx.identity,
+    idempotencyKey,
+    responseHeaders: {},
+    ...(ctx.modern?.trace ? { trace: ctx.modern.trace } : {}),
+  });
 
 /** A link to the dashboard page of each item a result holds (an item, or a list's items). */
 function itemLinks(deps: Deps, result: unknown) {
@@ -59,7 +79,7 @@ function itemLinks(deps: Deps, result: unknown) {
 }
 
 /** A tool's result: the JSON text first, then (2025-06-18 on) links and `structuredContent`. */
-function toolResult(ctx: RpcContext, result: unknown, note?: string) {
+export function toolResult(ctx: RpcContext, result: unknown, note?: string) {
   const content: Array<Record<string, unknown>> = [{ type: 'text', text: JSON.stringify(result) }];
   if (note) content.push({ type: 'text', text: note });
   if (!structured(ctx.protocolVersion)) return { content };
@@ -69,11 +89,29 @@ function toolResult(ctx: RpcContext, result: unknown, note?: string) {
   };
 }
 
-const stillOpen = (id: string) =>
-  `No outcome yet: the item is still open. Call service.get with {"id": "${id}", "wait_seconds": 50} to wait again.`;
+export const stillOpen = (ctx: RpcContext, id: string) => {
+  const text = `No outcome yet: the item is still open. Call service.get with {"id": "${id}", "wait_seconds": 50} to wait again.`;
+  return ctx.names === 'underscore' ? underscored(text) : text;
+};
+
+/**
+ * At 2026-07-28, arguments a tool refuses (its schema, or the procedure's field checks) are a
+ * tool result the model reads and fixes, as the specification recommends; earlier revisions keep
+ * the JSON-RPC error (-32602) their clients expect.
+ */
+export function invalidArguments(error: AppError) {
+  const fields = (error.body as { fields?: Record<string, string> }).fields ?? {};
+  const lines = Object.entries(fields).map(([field, message]) => `- ${field}: ${message}`);
+  return {
+    content: [{ type: 'text', text: ['Invalid arguments:', ...lines].join('\n') }],
+    structuredContent: error.body,
+    isError: true,
+  };
+}
+export const refusedArguments = (error: AppError) => error.status === 400 && 'fields' in error.body;
 
 /** Waits up to `ms` for the item's outcome, reporting progress every few seconds if asked to. */
-async function waitReporting(ctx: RpcContext, itemId: string, ms: number): Promise<boolean> {
+export async function waitReporting(ctx: RpcContext, itemId: string, ms: number): Promise<boolean> {
   const total = ms / 1000;
   const started = Date.now();
   const report = () =>
@@ -109,7 +147,8 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
     }
     const wait = (args.wait_seconds as number | undefined) ?? 0;
     if (wait === 0 || item.status !== 'open') return toolResult(ctx, result);
-    if (!(await waitReporting(ctx, item.id, wait * 1000))) return toolResult(ctx, result, stillOpen(item.id));
+    if (!(await waitReporting(ctx, item.id, wait * 1000)))
+      return toolResult(ctx, result, stillOpen(ctx, item.id));
     result = await caller.items.get({ id: item.id });
     return toolResult(ctx, result);
   } catch (error) {
@@ -118,12 +157,12 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
 }
 
 /** Tasks show items: reading them takes `items.read`, as reading the items does. */
-function mayRead(ctx: RpcContext) {
+export function mayRead(ctx: RpcContext) {
   if (!can(ctx.identity.permissions, 'items.read'))
     throw RpcError.from(AppError.permissionDenied('items.read'));
 }
 
-async function ownTask(ctx: RpcContext, params: Record<string, unknown>): Promise<TaskRow> {
+export async function ownTask(ctx: RpcContext, params: Record<string, unknown>): Promise<TaskRow> {
   mayRead(ctx);
   const row = await findTask(ctx.deps, ctx.identity, String(params.taskId ?? ''));
   if (!row) throw invalidParams(`task not found: ${String(params.taskId)}`);
@@ -166,7 +205,7 @@ export type Method = (ctx: RpcContext, params: Record<string, unknown>) => Promi
 /** The agent methods of POST /mcp (besides initialize and notifications, which the SDK answers). */
 export const METHODS: Record<string, Method> = {
   ping: async () => ({}),
-  'tools/list': async (ctx) => toolList(ctx.protocolVersion),
+  'tools/list': async (ctx) => toolList(ctx.protocolVersion, ctx.names),
   'tools/call': callTool,
   'tasks/get': async (ctx, params) => taskOf(await ownTask(ctx, params)),
   'tasks/result': taskResult,

@@ -133,10 +133,17 @@ export const AGENT_TOOLS: AgentTool[] = [
       ...askPolicies.shape,
       callback_url: ZItemFields.shape.callback_url.describe('HTTPS URL that receives the signed outcome'),
       wait_seconds: ZWaitSeconds,
+      ask_requester: z
+        .boolean()
+        .optional()
+        .describe(
+          'Protocol 2026-07-28: when your client supports elicitation, also ask the person running you right here in the chat (a form, or a link to the question); others it was sent to can still answer',
+        ),
     }),
     creates: true,
     waits: true,
-    call: (caller, { idempotency_key: _key, wait_seconds: _wait, ...args }) => caller.items.create(args),
+    call: (caller, { idempotency_key: _key, wait_seconds: _wait, ask_requester: _ask, ...args }) =>
+      caller.items.create(args),
   }),
   tool({
     name: 'service.get',

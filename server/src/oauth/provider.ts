@@ -1,5 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { fetch as outboundFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { outboundDispatcher } from '../delivery/outbound';
 import type { Deps } from '../deps';
 import { accountExists } from './account';
 import { postgresAdapter } from './adapter';
@@ -87,6 +89,13 @@ export function createOAuthProvider(deps: Deps, signingKey: string): Provider {
     // http redirect URIs only to loopback hosts, client names without invisible characters.
     extraClientMetadata: { properties: CHECKED_CLIENT_METADATA, validator: validateClientMetadata },
     responseTypes: ['code'],
+    // Outbound requests (client metadata documents) follow the rules of callbacks: no private or
+    // reserved address unless ALLOW_PRIVATE_DESTINATIONS, checked on the address connected to.
+    fetch: (url, options) =>
+      outboundFetch(String(url), {
+        ...(options as UndiciRequestInit),
+        dispatcher: outboundDispatcher(env.ALLOW_PRIVATE_DESTINATIONS),
+      }) as unknown as Promise<Response>,
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
     routes: {
@@ -108,6 +117,9 @@ export function createOAuthProvider(deps: Deps, signingKey: string): Provider {
       userinfo: { enabled: false },
       introspection: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      // A client_id that is the HTTPS URL of its metadata document (MCP 2026-07-28's preferred
+      // registration): fetched (see `fetch` below), validated as a registration is, and cached.
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       revocation: {
         enabled: true,
         // A client revokes only its own tokens (RFC 7009 §2.1); others are ignored, still 200.

@@ -11,7 +11,11 @@ export type Context = {
   idempotencyKey: string | null;
   /** Headers a procedure adds to its REST response (e.g. Idempotent-Replayed). */
   responseHeaders: Record<string, string>;
+  /** W3C trace context of the request (MCP `_meta`), kept on an item for its callbacks. */
+  trace?: TraceContext;
 };
+
+export type TraceContext = { traceparent: string; tracestate?: string };
 
 const header = (req: FastifyRequest, name: string) => {
   const value = req.headers[name];

@@ -59,6 +59,17 @@ export class ThirdPartyClient {
     return new ThirdPartyClient(as, client, auth, redirectUri);
   }
 
+  /** A public client whose client_id is the HTTPS URL of its metadata document (no registration). */
+  static async fromMetadataDocument(issuer: string, clientId: string, redirectUri: string) {
+    const as = await ThirdPartyClient.discover(issuer);
+    return new ThirdPartyClient(
+      as,
+      { client_id: clientId, token_endpoint_auth_method: 'none' },
+      oauth.None(),
+      redirectUri,
+    );
+  }
+
   isRedirect = (location: string) => location.startsWith(this.redirectUri.split('?')[0] ?? '');
 
   /** An authorization request with PKCE S256; `params` overrides or removes (undefined) any. */

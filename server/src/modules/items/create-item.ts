@@ -15,6 +15,7 @@ import { actorOf } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import type { TraceContext } from '../../trpc/context';
 import { newAssignment } from '../assignment/assignees';
 import { quotaError } from '../billing/plan-gate';
 import { approvalsAuditData } from './approvers';
@@ -69,6 +70,8 @@ export async function createItem(
   deps: Deps,
   identity: Identity,
   request: CreateItemInput,
+  /** The creating request's trace context, sent with the item's callbacks. */
+  trace?: TraceContext,
 ): Promise<ItemView> {
   const actor = actorOf(identity);
   const { sql } = deps;
@@ -96,6 +99,7 @@ export async function createItem(
     receipt: null,
     metadata: input.metadata,
     callback_url: input.callback_url ?? null,
+    trace_context: input.callback_url && trace ? trace : null,
     deadline_at: input.deadline_at ?? null,
     status: 'open',
     status_before_archive: null,
@@ -146,14 +150,15 @@ export async function createItem(
   const [created] = await sql<{ names: Record<string, string> }[]>`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, action,
-                         action_digest, metadata, callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
-                         on_timeout, approvals, assignees, assignee_keys, escalation)
+                         action_digest, metadata, callback_url, deadline_at, created_by_type, created_by_id, agent_id,
+                         created_at, updated_at, on_timeout, approvals, assignees, assignee_keys, escalation, trace_context)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${json(row.action)},
               ${row.action_digest}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
-              ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)})
+              ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)},
+              ${json(row.trace_context)})
     ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
     select ${namesOfIds(sql, row.org_id, referencedIds(row))} as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
       ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(

@@ -130,6 +130,7 @@ export function followUps(sql: Queryable, change: Change) {
     url: row.callback_url,
     body: callbackBody(row, event),
     attempt: 1,
+    ...(row.trace_context ? { trace: row.trace_context } : {}),
   };
   return { ctes, select: sql`${notify}, ${addJob(sql, 'deliver_callback', job)}` };
 }

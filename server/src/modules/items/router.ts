@@ -22,7 +22,7 @@ const action = (procedure: typeof write, name: Exclude<ItemAction, 'answer' | 's
 
 export const itemsRouter = router({
   create: implement(write, itemsProcedures.create).mutation(({ ctx, input }) =>
-    createItem(ctx.deps, ctx.identity, input),
+    createItem(ctx.deps, ctx.identity, input, ctx.trace),
   ),
   list: implement(read, itemsProcedures.list).query(({ ctx, input }) =>
     listItems(ctx.deps, ctx.identity, input),
