@@ -16,6 +16,7 @@ import { itemsProcedures } from './items/procedures';
 import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
+import { receiptProcedures } from './receipts/procedures';
 import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
@@ -33,6 +34,7 @@ export const appContract = {
   schedules: schedulesProcedures,
   settings: settingsProcedures,
   audit: auditProcedures,
+  receipts: receiptProcedures,
   stats: statsProcedures,
   admin: { ...adminProcedures, ...invitationAdminProcedures },
   inbound: inboundProcedures,

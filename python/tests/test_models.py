@@ -134,6 +134,7 @@ def test_the_answer_models_follow_the_document(document: Schema) -> None:
     assert set(properties(document, item["properties"]["claimed_by"])) == {"type", "id"}
     compare_dataclass(document, models.Approvals, schemas["Approvals"])
     compare_dataclass(document, models.Response, schemas["Response"])
+    compare_dataclass(document, models.ItemAction, schemas["ItemAction"])
     compare_dataclass(document, models.Identity, schemas["Identity"])
     page = document["paths"]["/items"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     compare_dataclass(document, models.ItemPage, page)
@@ -153,6 +154,7 @@ def test_the_request_shapes_follow_the_document(document: Schema) -> None:
     compare_typed_dict(document, models.EscalationStep, schemas["EscalationStep"])
     compare_typed_dict(document, models.OnTimeout, schemas["OnTimeout"])
     compare_typed_dict(document, models.ApprovalsInput, schemas["ApprovalsInput"])
+    compare_typed_dict(document, models.ItemActionInput, schemas["ItemActionInput"])
 
     parameters = document["paths"]["/items"]["get"]["parameters"]
     query = {"type": "object", "properties": {p["name"]: p["schema"] for p in parameters}}

@@ -28,4 +28,5 @@ export {
 } from './errors';
 export type { StreamEvent, SubscribeOptions } from './events';
 export type * from './types';
+export { actionDigest, type BoundAction, type DecisionCheck, verifyDecision } from './verify-decision';
 export { outcomeOf, type WaitOptions, type WaitOutcome } from './wait';

@@ -13,6 +13,7 @@ import { invitationAccountRouter, invitationAdminRouter } from './modules/invita
 import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
+import { receiptsRouter } from './modules/receipts/router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   schedules: schedulesRouter,
   settings: settingsRouter,
   audit: auditRouter,
+  receipts: receiptsRouter,
   stats: statsRouter,
   admin: mergeRouters(adminRouter, invitationAdminRouter),
   inbound: inboundRouter,

@@ -28,6 +28,31 @@ export const ZLevel = z.enum(itemLevels);
 export const ZPriority = z.number().int().min(0).max(4);
 const ZHttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
 
+/** An action bound to an item (contracts/src/proofs/action.ts): its digest is what is decided. */
+export const ZItemActionInput = z
+  .strictObject({
+    kind: z.string().min(1).max(200).describe('What will run, e.g. "deploy" or "payments.refund"'),
+    args: z
+      .record(z.string(), z.unknown())
+      .refine((a) => Buffer.byteLength(JSON.stringify(a)) <= LIMITS.metadataBytes, {
+        message: `must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+      })
+      .describe('Its exact arguments, as JSON'),
+    policy_version: z.string().min(1).max(200).optional().describe('The policy the request was made under'),
+  })
+  .meta({ id: 'ItemActionInput' });
+
+export const ZItemAction = z
+  .object({
+    kind: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    policy_version: z.string().nullable(),
+    digest: z
+      .string()
+      .describe('SHA-256 (hex) over the RFC 8785 (JCS) form of {kind, args, policy_version if any}'),
+  })
+  .meta({ id: 'ItemAction' });
+
 export const ZItem = z
   .object({
     id: z.uuid(),
@@ -40,6 +65,13 @@ export const ZItem = z
     channel: z.string().nullable().describe('Channel name'),
     tags: z.array(z.string()),
     form: ZForm.nullable(),
+    action: ZItemAction.nullable().describe('The action the answer decides, bound at creation'),
+    receipt: z
+      .string()
+      .nullable()
+      .describe(
+        'The signed receipt (compact JWS, EdDSA) of the decision: verify with GET /.well-known/jwks.json?org_id=',
+      ),
     metadata: z.record(z.string(), z.unknown()),
     callback_url: z.string().nullable(),
     deadline_at: z.string().nullable(),
@@ -114,6 +146,9 @@ const ZCreateItemFields = ZItemFields.extend({
     .optional()
     .describe('Template name: its fields fill what the request leaves out'),
   channel: ZName.optional().describe('Channel name, instead of channel_id'),
+  action: ZItemActionInput.optional().describe(
+    'The action the answer decides: its digest is stored, shown and named by the outcome',
+  ),
 });
 
 /** What a creation needs beyond each field's own rules (checked on any object body). */

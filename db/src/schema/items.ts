@@ -1,6 +1,7 @@
 import { actorTypes, answerChannels, itemLevels, itemStatuses } from '@beckon/contracts/enums';
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -60,6 +61,11 @@ export const items = pgTable(
     tags: text('tags').array().notNull().default([]),
     form: jsonb('form'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** The action the answer decides ({kind, args, policy_version}) and its JCS SHA-256 digest. */
+    action: jsonb('action'),
+    actionDigest: text('action_digest'),
+    /** The signed receipt (compact JWS) of the decision that closed it; null while undecided. */
+    receipt: text('receipt'),
     callbackUrl: text('callback_url'),
     /** W3C trace context of the request that created the item (MCP `_meta`), sent with its callbacks. */
     traceContext: jsonb('trace_context').$type<{ traceparent: string; tracestate?: string }>(),
@@ -174,12 +180,59 @@ export const auditEntries = pgTable(
     actorId: uuid('actor_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
+    /**
+     * The entry's place in its organization's chain (contracts/src/proofs/audit-chain.ts):
+     * 1, 2, 3... per organization, the previous entry's hash, and this entry's. Null only for
+     * entries written before the chain existed.
+     */
+    seq: bigint('seq', { mode: 'number' }),
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
   },
   (t) => [
+    uniqueIndex('audit_entries_org_seq_key').on(t.orgId, t.seq),
     index('audit_entries_org_idx').on(t.orgId, t.id),
     index('audit_entries_item_idx').on(t.itemId, t.id),
     index('audit_entries_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * The head of each organization's audit chain: the last entry's seq and hash, updated in the
+ * statement that writes the entry (the row lock orders concurrent writers), and the anchor the
+ * chain starts after (the last entry the retention period removed; seq 0 and 64 zeros before).
+ */
+export const auditHeads = pgTable('audit_heads', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  /** The hash before the last write: what that entry's prev_hash is read from. */
+  prevHash: text('prev_hash').notNull(),
+  anchorSeq: bigint('anchor_seq', { mode: 'number' }).notNull().default(0),
+  anchorHash: text('anchor_hash').notNull().default(sql`repeat('0', 64)`),
+});
+
+/**
+ * The keys an organization's receipts are signed with (Ed25519). One is active (retired_at
+ * null); rotation retires it and the next decision creates another. Retired keys stay published
+ * (/.well-known/jwks.json) so that old receipts still verify. The private key is stored
+ * encrypted with a key derived from OAUTH_SIGNING_KEY.
+ */
+export const receiptKeys = pgTable(
+  'receipt_keys',
+  {
+    kid: text('kid').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: createdAt(),
+    retiredAt: ts('retired_at'),
+  },
+  (t) => [uniqueIndex('receipt_keys_active_key').on(t.orgId).where(sql`${t.retiredAt} is null`)],
 );
 
 export const templates = pgTable(

@@ -81,6 +81,15 @@ class ApprovalsInput(TypedDict, total=False):
     allow_timeout_answer: bool
 
 
+class ItemActionInput(TypedDict, total=False):
+    """The action an answer decides: its digest (SHA-256 over RFC 8785 JCS) is stored and named
+    by the outcome, so the asking side can check the decision is for what it will run."""
+
+    kind: Required[str]
+    args: Required[dict[str, Any]]
+    policy_version: str
+
+
 class ItemFields(TypedDict, total=False):
     """Optional fields of a new item; ``title``, and a question's ``form``, are passed apart."""
 
@@ -98,6 +107,7 @@ class ItemFields(TypedDict, total=False):
     on_timeout: OnTimeout
     approvals: ApprovalsInput
     template: str
+    action: ItemActionInput
 
 
 class ListFilters(TypedDict, total=False):
@@ -178,6 +188,16 @@ class Response(Model):
 
 
 @dataclasses.dataclass
+class ItemAction(Model):
+    """The action bound to an item, with the digest an answer decides."""
+
+    kind: str
+    args: dict[str, Any]
+    policy_version: str | None
+    digest: str
+
+
+@dataclasses.dataclass
 class Item(Model):
     """A notification or question, as the server answers it."""
 
@@ -191,6 +211,9 @@ class Item(Model):
     channel: str | None
     tags: list[str]
     form: Form | None
+    action: ItemAction | None
+    receipt: str | None
+    """The signed receipt (compact JWS) of the decision; verify with the organization's JWKS."""
     metadata: dict[str, Any]
     callback_url: str | None
     deadline_at: str | None
@@ -225,6 +248,7 @@ class Item(Model):
         "created_by": Actor.from_dict,
         "approvals": Approvals.from_dict,
         "responses": _many(Response),
+        "action": ItemAction.from_dict,
     }
 
 

@@ -19,6 +19,8 @@ ${ASSIGNMENT_USAGE}  mcp                         serve the Beckon agent tools ov
                               (runs the @beckon/mcp package, installed separately);
                               [--tool-names auto|dotted|underscore] as beckon-mcp's
   gate [--policy FILE] | gate install   a coding agent's tool-call hook: rules, or ask people (beckon gate --help)
+  audit verify [--file audit.jsonl]     check the organization's audit chain (beckon audit --help)
+  verify <receipt.jws>        check a decision's signed receipt (beckon verify --help)
 
 Item options (notify, ask): --message, -m <text>  --level info|warning|error|success
   --priority 0-4  --channel <name or id>  --tag <tag> (repeatable)  --metadata <json>

@@ -7,6 +7,7 @@ import { registerExternalSignIn } from './external-sign-in';
 import { registerOAuth } from './oauth';
 import { openApiDocument } from './openapi';
 import { serveProcedures } from './procedures';
+import { registerReceiptKeys } from './receipt-keys';
 import { registerSignInRateLimits } from './sign-in-rate-limit';
 
 /** The authorization process (port 3001): /auth/*, /oauth/*, /.well-known/*, operations. */
@@ -20,5 +21,6 @@ export async function buildAuthApp(deps: Deps): Promise<FastifyInstance> {
   await serveProcedures(app, deps, authRouter, { rest: '/auth', trpc: '/auth/trpc' });
   await registerExternalSignIn(app, deps);
   await registerOAuth(app, deps);
+  registerReceiptKeys(app, deps);
   return app;
 }

@@ -153,6 +153,26 @@ const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
   },
 };
 
+/** The audit export streams JSON Lines from a plain route (audit-export.ts): documented by hand. */
+const AUDIT_EXPORT_PATHS: NonNullable<OpenAPIObject['paths']> = {
+  '/audit/export': {
+    get: {
+      operationId: 'audit-export',
+      summary:
+        'The audit chain as JSON Lines: an anchor line, one entry line per entry in chain order, the head',
+      tags: ['audit'],
+      security: [{ bearer: [] }],
+      responses: {
+        '200': {
+          description: 'One JSON object per line (type: anchor, entry or head)',
+          content: { 'application/jsonl': { schema: { type: 'string' } } },
+        },
+        '403': errorResponse('403'),
+      },
+    },
+  },
+};
+
 /** The repository's licence (the published packages carry the same). */
 const LICENSE = { name: 'MIT', identifier: 'MIT' };
 
@@ -164,7 +184,7 @@ const SURFACES = {
     title: 'Beckon API',
     description: 'Interactive notifications: agents ask, people answer, outcomes flow back.',
     baseUrl: (env: Env) => `${env.RESOURCE_URL}/api`,
-    extraPaths: DOWNLOAD_PATHS,
+    extraPaths: { ...DOWNLOAD_PATHS, ...AUDIT_EXPORT_PATHS },
     errors: { prefix: '/api', rateLimitsEveryRoute: true },
   },
   auth: {

@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { registerSlackWebhooks } from '../modules/slack/slack-http';
 import { registerAgentStream } from './agent-stream';
 import { registerApiRateLimit } from './api-rate-limit';
+import { registerAuditExport } from './audit-export';
 import { registerCalendarFeeds } from './calendar-feeds';
 import { createBaseApp } from './common';
 import { registerDocsPage } from './docs-page';
@@ -17,6 +18,7 @@ import { openApiDocument } from './openapi';
 import { registerPaymentsWebhook } from './payments-webhook';
 import { serveProcedures } from './procedures';
 import { registerProtectedResourceMetadata } from './protected-resource';
+import { registerReceiptKeys } from './receipt-keys';
 import { registerWebSocket } from './websocket';
 
 /** The resource process (port 3000): /api (REST from the tRPC procedures), /trpc, operations. */
@@ -38,12 +40,14 @@ export async function buildResourceApp(
   registerDocsPage(app);
   registerDownloads(app, deps);
   registerCalendarFeeds(app, deps);
+  registerAuditExport(app, deps);
   await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
   registerSlackWebhooks(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);
+  registerReceiptKeys(app, deps);
   await registerWebSocket(app, deps, holds);
   await serveProcedures(app, deps, router, { rest: '/api', trpc: '/trpc' });
   return app;

@@ -42,7 +42,9 @@ export class HttpClient {
     });
     const text = await response.text();
     let parsed: unknown = text;
-    if (response.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
+    // One JSON document; JSON Lines (application/jsonl) stay text.
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('json') && !type.includes('jsonl') && text) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 

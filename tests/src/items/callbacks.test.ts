@@ -58,6 +58,9 @@ describe('callbacks', () => {
       answered_at: expect.stringMatching(/Z$/),
       answered_by: { type: 'user', id: userId },
       answered_via: null,
+      action_digest: null,
+      // The decision's signed receipt (tests/src/proofs/receipts.test.ts verifies them).
+      receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       metadata: { ticket: 7 },
       title: 'Approve?',
       event: 'item.answered',

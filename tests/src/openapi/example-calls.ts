@@ -122,6 +122,8 @@ export async function items({ record }: Walk, owner: HttpClient, bot: HttpClient
     body: { values: { approve: true, note: 'Go ahead, watch the error rate.' } },
   });
   await call(owner, 'GET /items/{id}/timeline', { params: id });
+  await call(owner, 'GET /items/{id}/receipt', { params: id });
+  await call(owner, 'POST /receipts/rotate-key');
   await call(owner, 'POST /items/{id}/archive', { params: id });
   await call(owner, 'POST /items/{id}/unarchive', { params: id });
 
@@ -130,6 +132,9 @@ export async function items({ record }: Walk, owner: HttpClient, bot: HttpClient
   await call(owner, 'POST /items/{id}/restore', { params: { id: notice.id } });
   await call(bot, 'POST /items/{id}/withdraw', { params: { id: notice.id } });
   await call(owner, 'GET /audit', { query: { item_id: item.id, limit: '20' } });
+  await call(owner, 'GET /audit/verify');
+  await call(owner, 'GET /audit/export');
+  await call(owner, 'POST /audit/checkpoint');
   await call(owner, 'GET /stats');
   await call(owner, 'DELETE /templates/{name}', { params: { name: 'deploy' } });
   return item.id;

@@ -89,7 +89,8 @@ export class ExampleRecorder {
     if (res.status !== expected) {
       throw new Error(`${route}: expected ${expected}, got ${res.status} ${res.text.slice(0, 300)}`);
     }
-    const json = res.headers.get('content-type')?.includes('json');
+    const type = res.headers.get('content-type') ?? '';
+    const json = type.includes('json') && !type.includes('jsonl');
     const parameters = typedParameters(this.documents[surface], route, { ...call.params, ...call.query });
     const example: RecordedExample = {
       ...(Object.keys(parameters).length ? { parameters } : {}),

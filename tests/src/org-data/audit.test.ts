@@ -1,4 +1,4 @@
-import { uuidv7 } from 'uuidv7';
+import { recordAudit } from '@beckon/server/modules/audit/audit.service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
 
@@ -76,13 +76,16 @@ describe('GET /api/audit', () => {
   });
 
   it('pages through more than 50 entries with no duplicates or gaps', async () => {
-    // 120 entries written straight to the table (ids are UUID v7, so creation order), plus a few
-    // made through the API while paging.
-    const ids = Array.from({ length: 120 }, () => uuidv7());
-    await server.database.sql`
-      insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
-      select id, ${orgId}, null, 'seeded', 'system', null, jsonb_build_object('n', n)
-        from unnest(${ids}::uuid[]) with ordinality as t(id, n)`;
+    // 120 entries written straight through the audit writer (ids are UUID v7, so creation
+    // order), plus a few made through the API while paging.
+    for (let n = 1; n <= 120; n += 1) {
+      await recordAudit(server.database.sql, {
+        orgId,
+        action: 'seeded',
+        actor: { type: 'system', id: null },
+        data: { n },
+      });
+    }
     const expected = await server.database.sql<{ id: string }[]>`
       select id from audit_entries where org_id = ${orgId} order by id desc`;
     expect(expected.length).toBeGreaterThan(120);

@@ -127,7 +127,8 @@ describe('the structure of the code', () => {
         .map((i) => `${path.relative(root, file)}: ${i.spec}`),
     );
     expect(web).toEqual([]);
-    // The SDK's build maps @beckon/contracts/client to plain types (sdk/tsconfig.build.json); the
+    // The SDK's build maps @beckon/contracts/client to plain types (sdk/tsconfig.build.json) and
+    // @beckon/contracts/proofs/* to a copy of those dependency-free files (JCS, digests); the
     // CLI, which publishes no declarations, may bundle any contract. The framework adapters import
     // the package's own entry (@beckon/sdk), which their build leaves an import.
     const library = nonTest('sdk/src').filter((file) => !file.includes(`${path.sep}cli${path.sep}`));
@@ -137,10 +138,16 @@ describe('the structure of the code', () => {
           (i) =>
             i.spec.startsWith('@beckon/') &&
             i.spec !== '@beckon/sdk' &&
-            !(i.spec === '@beckon/contracts/client' && i.typeOnly),
+            !(i.spec === '@beckon/contracts/client' && i.typeOnly) &&
+            !i.spec.startsWith('@beckon/contracts/proofs/'),
         )
         .map((i) => `${path.relative(root, file)}: ${i.spec}`),
     );
     expect(sdk).toEqual([]);
+    // What the SDK bundles from the contracts stays free of any package.
+    const proofs = nonTest('contracts/src/proofs').flatMap((file) =>
+      packageImports(file).map((i) => `${path.relative(root, file)}: ${i.spec}`),
+    );
+    expect(proofs).toEqual([]);
   });
 });

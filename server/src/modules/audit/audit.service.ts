@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { AuditEntryView, ListAuditInput } from '@beckon/contracts/audit/audit.contract';
+import { auditContent, GENESIS_HASH } from '@beckon/contracts/proofs/audit-chain';
+import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
@@ -14,15 +17,55 @@ export type AuditEntry = {
   data: Record<string, unknown>;
 };
 
-/** The one INSERT of an audit entry, to run alone or inside a caller's statement (item changes). */
-export const auditInsert = (sql: Queryable, entry: AuditEntry) =>
-  sql`insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data)
-      values (${uuidv7()}, ${entry.orgId}, ${entry.itemId ?? null}, ${entry.action}, ${entry.actor.type},
-              ${entry.actor.id}, ${sql.json(entry.data as never)})`;
+/**
+ * The one INSERT of an audit entry, as two CTEs (`audit_head`, `audit`) to run alone or inside a
+ * caller's statement (item changes). The entry joins its organization's chain in the same
+ * statement: the head row's update takes its row lock, so concurrent writers of one organization
+ * link one after another, each to the head the previous one committed. The content digest is
+ * taken here (JCS, as every verifier takes it); the link hash in SQL, where the previous hash is.
+ */
+export function auditCtes(sql: Queryable, entry: AuditEntry) {
+  const id = uuidv7();
+  // Milliseconds, as the API shows created_at: the digest covers exactly what is stored.
+  const createdAt = new Date();
+  const content = contentDigest({
+    id,
+    org_id: entry.orgId,
+    item_id: entry.itemId ?? null,
+    action: entry.action,
+    actor_type: entry.actor.type,
+    actor_id: entry.actor.id,
+    // As stored: jsonb keeps what JSON keeps (no undefined, dates as strings).
+    data: JSON.parse(JSON.stringify(entry.data)),
+    created_at: createdAt.toISOString(),
+  });
+  return sql`audit_head as (
+      insert into audit_heads as h (org_id, seq, prev_hash, hash)
+      values (${entry.orgId}, 1, ${GENESIS_HASH}, ${linkSql(sql, GENESIS_HASH, content)})
+      on conflict (org_id) do update
+        set seq = h.seq + 1, prev_hash = h.hash, hash = ${linkSql(sql, sql`h.hash`, content)}
+      returning seq, prev_hash, hash),
+    audit as (
+      insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data, created_at,
+                                 seq, prev_hash, hash)
+      select ${id}, ${entry.orgId}, ${entry.itemId ?? null}, ${entry.action}, ${entry.actor.type},
+             ${entry.actor.id}, ${sql.json(entry.data as never)}, ${createdAt}, seq, prev_hash, hash
+        from audit_head)`;
+}
+
+/** contentDigest (contracts/src/proofs/audit-chain.ts), synchronously. */
+const contentDigest = (entry: Parameters<typeof auditContent>[0]) =>
+  createHash('sha256')
+    .update(canonicalize(auditContent(entry)))
+    .digest('hex');
+
+/** linkHash (contracts/src/proofs/audit-chain.ts) in SQL. */
+const linkSql = (sql: Queryable, prev: string | ReturnType<Queryable>, content: string) =>
+  sql`encode(sha256(convert_to(${prev} || ${content}, 'UTF8')), 'hex')`;
 
 /** An audit entry without an item (sign-ins, credentials, organization changes), in `tx`. */
 export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
-  await tx`${auditInsert(tx, entry)}`;
+  await tx`with ${auditCtes(tx, entry)} select 1`;
 }
 
 /** An audit entry for an organization-level change by the caller, in the caller's transaction. */

@@ -7,6 +7,7 @@ import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
 import { validateAnswer } from './form-answer';
@@ -17,6 +18,9 @@ import { type ItemRow, itemView } from './item-view';
 import { type AnswerStep, answerStep } from './policies';
 
 type AnswerChannel = (typeof answerChannels)[number];
+
+/** The statuses a decision leaves an item in: each has a receipt. */
+const DECISIONS: ReadonlySet<ItemRow['status']> = new Set(['answered', 'dismissed']);
 
 const EVENTS: Record<ItemAction, EventKind> = {
   answer: 'item.answered',
@@ -75,7 +79,7 @@ function changesFor(
     case 'restore':
       // Back to open: nobody has decided (a policy's dismissal is undone).
       return to === 'open'
-        ? sql`status = ${to}, answered_at = null, answered_by_type = null, answered_by_id = null`
+        ? sql`status = ${to}, answered_at = null, answered_by_type = null, answered_by_id = null, receipt = null`
         : sql`status = ${to}`;
     case 'ack':
       return sql`acked_at = coalesce(acked_at, now())`;
@@ -165,6 +169,12 @@ export async function actOnItem(
       update items set ${changesFor(tx, current, change, to, actor)}, updated_at = now()
        where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
+    // A decision (an answer, the policy's answer or dismissal, a dismissal) carries its signed
+    // receipt, written in this transaction: no receipt, no decision.
+    if (row.status !== current.status && DECISIONS.has(row.status)) {
+      row.receipt = await issueReceipt(tx, deps.env, row, { actor, method: authMethod(identity, actor) });
+      await tx`update items set receipt = ${row.receipt} where id = ${id}`;
+    }
     const data = {
       ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
       ...(input.via ? { answered_via: input.via } : {}),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type CreateItemInput,
   ITEM_DEFAULTS,
@@ -5,6 +6,8 @@ import {
   type ItemView,
   ZItemFields,
 } from '@beckon/contracts/items/item.contract';
+import { actionPayload, type BindableAction } from '@beckon/contracts/proofs/action';
+import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
@@ -53,6 +56,16 @@ async function itemFields(sql: Queryable, orgId: string, input: CreateItemInput)
   };
 }
 
+/** An action as bound to an item (stored as JSON keeps it) and its digest over exactly that. */
+function boundAction(action: CreateItemInput['action']) {
+  if (!action) return { action: null, action_digest: null };
+  const bound = JSON.parse(JSON.stringify(actionPayload(action))) as BindableAction;
+  return {
+    action: bound,
+    action_digest: createHash('sha256').update(canonicalize(bound)).digest('hex'),
+  };
+}
+
 export async function createItem(
   deps: Deps,
   identity: Identity,
@@ -62,7 +75,7 @@ export async function createItem(
 ): Promise<ItemView> {
   const actor = actorOf(identity);
   const { sql } = deps;
-  const { channel: byName, ...given } = request;
+  const { channel: byName, action, ...given } = request;
   const channelId =
     byName === undefined ? given.channel_id : await channelIdByName(sql, identity.orgId, byName);
   const input = await itemFields(sql, identity.orgId, { ...given, channel_id: channelId });
@@ -82,6 +95,8 @@ export async function createItem(
     channel_name: channel?.name ?? null,
     tags: input.tags,
     form: input.form ?? null,
+    ...boundAction(action),
+    receipt: null,
     metadata: input.metadata,
     callback_url: input.callback_url ?? null,
     trace_context: input.callback_url && trace ? trace : null,
@@ -134,11 +149,12 @@ export async function createItem(
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   const [created] = await sql<{ names: Record<string, string> }[]>`
     with item as (
-      insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, metadata,
-                         callback_url, deadline_at, created_by_type, created_by_id, agent_id, created_at, updated_at,
-                         on_timeout, approvals, assignees, assignee_keys, escalation, trace_context)
+      insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, action,
+                         action_digest, metadata, callback_url, deadline_at, created_by_type, created_by_id, agent_id,
+                         created_at, updated_at, on_timeout, approvals, assignees, assignee_keys, escalation, trace_context)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
-              ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${sql.json(row.metadata as never)},
+              ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${json(row.action)},
+              ${row.action_digest}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
               ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)},

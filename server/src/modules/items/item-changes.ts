@@ -4,7 +4,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, addJobFor } from '../../job-queue';
-import { auditInsert } from '../audit/audit.service';
+import { auditCtes } from '../audit/audit.service';
 import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
@@ -24,6 +24,10 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
     // Where the person answered: "email" or "slack"; null for the API and the dashboard.
     answered_via: row.answered_via,
+    // The digest of the action the answer decides (null when the item binds none).
+    action_digest: row.action_digest,
+    // The decision's signed receipt (null for events that decide nothing).
+    receipt: row.receipt,
     metadata: row.metadata,
     title: row.title,
     event,
@@ -86,13 +90,13 @@ const eventData = (sql: Queryable, row: ItemRow) =>
 
 export function followUps(sql: Queryable, change: Change) {
   const { row, actor, event } = change;
-  const audit = sql`audit as (${auditInsert(sql, {
+  const audit = auditCtes(sql, {
     orgId: row.org_id,
     itemId: row.id,
     action: change.action,
     actor,
     data: change.data ?? {},
-  })})`;
+  });
   if (!event) return { ctes: audit, select: sql`1` };
   const eventId = uuidv7();
   const fanOut = change.webhooks !== false;

@@ -1,5 +1,6 @@
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { ItemResponse, OnTimeout } from '@beckon/contracts/items/policies.contract';
+import type { BindableAction } from '@beckon/contracts/proofs/action';
 import { schema } from '@beckon/db';
 import { getTableColumns } from 'drizzle-orm';
 import { nextStep } from '../assignment/escalation-due';
@@ -12,7 +13,7 @@ type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
 type SnakeKeys<T> = { [K in keyof T as Snake<K & string>]: T[K] };
 type Columns = Omit<
   typeof schema.items.$inferSelect,
-  'search' | 'form' | 'response' | 'onTimeout' | 'approvals' | 'responses'
+  'search' | 'form' | 'response' | 'onTimeout' | 'approvals' | 'responses' | 'action'
 >;
 
 /**
@@ -21,6 +22,8 @@ type Columns = Omit<
  */
 export type ItemRow = SnakeKeys<Columns> & {
   form: ItemView['form'];
+  /** As bound (actionPayload): its digest is action_digest. */
+  action: BindableAction | null;
   response: Record<string, unknown> | null;
   channel_name: string | null;
   on_timeout: OnTimeout | null;
@@ -52,6 +55,11 @@ export function itemView(row: ItemRow): ItemView {
     channel: row.channel_name,
     tags: row.tags,
     form: row.form,
+    action:
+      row.action && row.action_digest
+        ? { ...row.action, policy_version: row.action.policy_version ?? null, digest: row.action_digest }
+        : null,
+    receipt: row.receipt,
     metadata: row.metadata,
     callback_url: row.callback_url,
     deadline_at: iso(row.deadline_at),

@@ -11,6 +11,7 @@ import { AnswerForm } from './answer/answer-form';
 import { AnswerView } from './answer/answer-view';
 import { Assignment } from './assignment';
 import { Attachments } from './attachments';
+import { BoundAction } from './bound-action';
 import { Comments } from './comments';
 import { Countdown } from './countdown';
 import { ItemPageActions } from './item-page-actions';
@@ -122,6 +123,7 @@ export function ItemPage({ id }: { id: string }) {
               <Message source={item.message} />
             </section>
           )}
+          <BoundAction item={item} className={card} />
           {item.form && (
             <section className={`${card} space-y-3`} aria-labelledby="form-heading">
               <h2 id="form-heading" className="text-base font-semibold text-gray-900">
