@@ -1,3 +1,4 @@
+// Longer than 300 lines: every schedule operation with its refusals, on one organization's people.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
 

@@ -135,7 +135,8 @@ describe('the audit chain', () => {
     for (const path of ['/api/audit/verify', '/api/audit/export']) {
       const denied = await member.get(path);
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ error: 'permission denied', required: 'audit.read' });
+      const permissionDenied = { error: 'permission denied', code: 'permission_denied' };
+      expect(denied.body).toEqual({ ...permissionDenied, required: 'audit.read' });
       expect((await server.resource.get(path)).status).toBe(401);
     }
     expect((await owner.get('/api/audit/export?from=1')).status).toBe(400);

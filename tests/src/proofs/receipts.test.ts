@@ -71,6 +71,7 @@ describe('decision receipts', () => {
     expect(item.receipt).toBeNull();
     expect((await owner.get(`/api/items/${item.id}/receipt`)).body).toEqual({
       error: 'no receipt: the item is not decided',
+      code: 'no_receipt',
     });
     const answered = (
       await owner.post<Item & { answered_at: string }>(`/api/items/${item.id}/answer`, {
