@@ -9,7 +9,7 @@ import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { recordAudit } from '@beckon/server/modules/audit/audit.service';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
+import { finishedRun, type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
 
 let server: TestServer;
 let owner: HttpClient;
@@ -197,17 +197,7 @@ const BIN = fileURLToPath(new URL('../../../sdk/bin/beckon.mjs', import.meta.url
 /** Runs `beckon` as a child process, as an auditor would. */
 function beckon(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  return finishedRun(child);
 }
 
 describe('beckon audit verify', () => {

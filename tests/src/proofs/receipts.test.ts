@@ -7,7 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
+import {
+  Factories,
+  finishedRun,
+  type HttpClient,
+  receiverPool,
+  startTestServer,
+  type TestServer,
+} from '../harness';
 
 /**
  * Receipts are checked here with `jose`, a JOSE library the server does not sign with (it signs
@@ -219,17 +226,7 @@ const BIN = fileURLToPath(new URL('../../../sdk/bin/beckon.mjs', import.meta.url
 
 function beckon(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, BECKON_URL: '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  return finishedRun(child);
 }
 
 describe('beckon verify', () => {

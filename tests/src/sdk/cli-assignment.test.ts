@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, startTestServer, type TestServer } from '../harness';
+import { Factories, finishedRun, startTestServer, type TestServer } from '../harness';
 
 const BIN = fileURLToPath(new URL('../../../sdk/bin/beckon.mjs', import.meta.url));
 
@@ -23,17 +23,7 @@ function beckon(args: string[], token = ownerToken) {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, BECKON_URL: server.resource.baseUrl, BECKON_TOKEN: token },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  return finishedRun(child);
 }
 
 describe('beckon CLI: assignees, escalation, claims', () => {

@@ -69,7 +69,8 @@ export function sweepSuite(transport: Transport) {
     b = await tenant(server);
     documents.resource = (await server.resource.get<OpenApiDocument>('/api/openapi.json')).body;
     documents.auth = (await server.auth.get<OpenApiDocument>('/auth/openapi.json')).body;
-    // REST also serves the routes written by hand that the documents describe (the download).
+    // REST also serves the routes written by hand that the documents describe (the download, and
+    // the audit export that streams JSON Lines).
     if (transport === 'rest') {
       all.push(...documentedOnly('resource', documents.resource, procedures));
       all.push(...documentedOnly('auth', documents.auth, procedures));
@@ -84,7 +85,9 @@ export function sweepSuite(transport: Transport) {
       expect(procedures.length).toBeGreaterThanOrEqual(85);
       expect(new Set(all.map((t) => `${t.side} ${t.path}`)).size).toBe(all.length);
       const handWritten = all.filter((t) => !procedures.includes(t)).map((t) => t.route);
-      expect(handWritten).toEqual(transport === 'rest' ? ['/items/{id}/attachments/{aid}/download'] : []);
+      expect(handWritten).toEqual(
+        transport === 'rest' ? ['/items/{id}/attachments/{aid}/download', '/audit/export'] : [],
+      );
     });
 
     it('answers 401 with the challenge without a valid token, on every protected procedure', async () => {

@@ -64,6 +64,12 @@ const schedule: Maker = async (t) => {
 const MAKERS = {
   schedule,
   item,
+  // An answered item: what has a receipt.
+  'decided-item': async (t, chosen) => {
+    const itemId = await item(t, chosen);
+    await created(t.owner.post(`/api/items/${itemId}/answer`, { values: { ok: true } }), 'an answer');
+    return itemId;
+  },
   attachment: async (t, chosen) => {
     const itemId = chosen.id ?? (await item(t, {}));
     const body = { filename: 'a.txt', content_type: 'text/plain', data: 'aGk=' };
@@ -174,6 +180,7 @@ export const NAMED_REFERENCES = ['template'];
 export type Position = { name: string; kind: Kind | 'global' };
 
 export function kindOf(route: string, name: string, inPath: boolean): Kind | 'global' {
+  if (route.endsWith('/receipt') && inPath) return 'decided-item';
   const key = inPath ? (new RegExp(`/([\\w-]+)/\\{${name}\\}`).exec(route)?.[1] ?? name) : name;
   const kind = KIND_OF[key];
   if (!kind) {

@@ -142,6 +142,42 @@ export async function startDashboard(server: TestServer, port = 0): Promise<Dash
 }
 
 /**
+ * Registers the dashboard's service worker in `page` and answers a function that hands it a push
+ * through the DevTools protocol, as the browser would: headless chromium has no push service to
+ * subscribe to.
+ */
+export async function serviceWorkerPushes(
+  context: BrowserContext,
+  page: Page,
+  origin: string,
+): Promise<(push: object) => Promise<unknown>> {
+  const cdp = await context.newCDPSession(page);
+  // The registration's id, as the browser reports it (again after any update of the worker).
+  let registrationId: string | undefined;
+  const registered = new Promise<void>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
+      if (!ours) return;
+      registrationId = ours.registrationId;
+      resolve();
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  await page.evaluate(async () => {
+    const { navigator } = globalThis as unknown as BrowserGlobals;
+    await navigator.serviceWorker.register('/sw.js');
+    await navigator.serviceWorker.ready;
+  });
+  await registered;
+  return (push) =>
+    cdp.send('ServiceWorker.deliverPushMessage', {
+      origin,
+      registrationId: registrationId as string,
+      data: JSON.stringify(push),
+    });
+}
+
+/**
  * Screenshots for the README go to docs/screenshots/ when missing or with UPDATE_SCREENSHOTS=1
  * (so a test run does not rewrite tracked images); otherwise to a temporary directory.
  */

@@ -3,7 +3,13 @@ import webpush from 'web-push';
 import { Factories, freePort, startTestServer, type TestServer } from '../harness';
 import { type Pushed, startFakeWebPush } from '../harness/fake-push';
 import { until } from '../sdk/helpers';
-import { type BrowserGlobals, type Dashboard, ensureDashboardBuilt, startDashboard } from './browser';
+import {
+  type BrowserGlobals,
+  type Dashboard,
+  ensureDashboardBuilt,
+  serviceWorkerPushes,
+  startDashboard,
+} from './browser';
 
 /**
  * Answering from the lock screen: a push of an item with a yes/no or choice form carries its
@@ -165,25 +171,8 @@ describe('the service worker on the lock screen', () => {
     await context.grantPermissions(['notifications'], { origin: dashboard.origin });
     const page = await context.newPage();
     await page.goto('/login');
-    // Headless chromium has no push service: the push the server sent is handed to the worker
-    // through the DevTools protocol, as the browser would hand it over.
-    const cdp = await context.newCDPSession(page);
-    let registrationId: string | undefined;
-    const registered = new Promise<void>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((r) => r.scopeURL === `${dashboard.origin}/` && !r.isDeleted);
-        if (!ours) return;
-        registrationId = ours.registrationId;
-        resolve();
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    await page.evaluate(async () => {
-      const { navigator } = globalThis as unknown as BrowserGlobals;
-      await navigator.serviceWorker.register('/sw.js');
-      await navigator.serviceWorker.ready;
-    });
-    await registered;
+    // The push the server sent, handed to the worker (headless chromium has no push service).
+    const handOver = await serviceWorkerPushes(context, page, dashboard.origin);
     const shown = () =>
       page.evaluate(async (tag) => {
         const { navigator } = globalThis as unknown as BrowserGlobals;
@@ -197,12 +186,7 @@ describe('the service worker on the lock screen', () => {
           .filter((n) => n.tag === tag)
           .map((n) => ({ body: n.body, actions: n.actions.map((a) => a.title) }));
       }, item.id);
-    const deliver = () =>
-      cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: dashboard.origin,
-        registrationId: registrationId!,
-        data: JSON.stringify(push),
-      });
+    const deliver = () => handOver(push);
     await deliver();
     // A push handed over through DevTools is sometimes dropped in loaded runs: again while none shows.
     await expect

@@ -9,6 +9,7 @@ import {
   type Dashboard,
   ensureDashboardBuilt,
   screenshot,
+  serviceWorkerPushes,
   startDashboard,
 } from './browser';
 
@@ -146,38 +147,14 @@ describe('settings in the dashboard', () => {
     await page.getByText('This browser gets no pushes.').waitFor();
     await page.getByRole('button', { name: 'Turn on in this browser' }).waitFor();
 
-    // Headless chromium has no push service to subscribe to: the worker gets a push through the
-    // DevTools protocol, as the browser would hand it one.
-    const cdp = await context.newCDPSession(page);
-    // The registration's id, as the browser reports it (again after any update of the worker).
-    let registrationId: string | undefined;
-    const registered = new Promise<void>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((r) => r.scopeURL === `${dashboard.origin}/` && !r.isDeleted);
-        if (!ours) return;
-        registrationId = ours.registrationId;
-        resolve();
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    await page.evaluate(async () => {
-      const { navigator } = globalThis as unknown as BrowserGlobals;
-      await navigator.serviceWorker.register('/sw.js');
-      await navigator.serviceWorker.ready;
-    });
-    await registered;
+    const handOver = await serviceWorkerPushes(context, page, dashboard.origin);
     const push = {
       title: 'Deploy to production?',
       body: 'The canary is green.',
       item_id: 'i1',
       url: '/items/i1',
     };
-    const deliver = () =>
-      cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: dashboard.origin,
-        registrationId: registrationId!,
-        data: JSON.stringify(push),
-      });
+    const deliver = () => handOver(push);
     const shown = () =>
       page.evaluate(async () => {
         const { navigator } = globalThis as unknown as BrowserGlobals;
