@@ -57,7 +57,7 @@ describe('the wording of the repository', () => {
     const history = [
       ['Session', ' 6: creation'],
       ['figures of ', 'sessions 1–2'],
-      ['(', 'issue 19', "'s other steps)"],
+      ['(', 'issue', ' 19', "'s other steps)"],
       ['see ', 'issue #', '3'],
       ['the ', 'pre-', 'session commit'],
       ['beside ', 'this session', "'s code"],
