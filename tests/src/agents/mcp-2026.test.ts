@@ -102,6 +102,10 @@ async function rpc(
 
 const itemOf = (result: Record<string, unknown>) => result.structuredContent as Item;
 
+/** `service_ask` of a yes/no question by a client that declares the tasks extension. */
+const askAsTask = (token: string, title: string) =>
+  rpc(token, 'tools/call', { name: 'service_ask', arguments: { title, form: FORM } }, { tasks: true });
+
 describe('POST /mcp at 2026-07-28', () => {
   it('answers server/discover and tools/list without a handshake, from any process', async () => {
     const { key } = await agentAccount();
@@ -229,12 +233,7 @@ describe('POST /mcp at 2026-07-28', () => {
 describe('the tasks extension at 2026-07-28', () => {
   it('a question still open becomes a task; tasks/get returns its result once a person answers', async () => {
     const { key, person } = await agentAccount();
-    const asked = await rpc(
-      key.token,
-      'tools/call',
-      { name: 'service_ask', arguments: { title: 'Ship it?', form: FORM } },
-      { tasks: true },
-    );
+    const asked = await askAsTask(key.token, 'Ship it?');
     const task = asked.body.result!;
     expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number) });
     expect(task.pollIntervalMs).toEqual(expect.any(Number));
@@ -273,12 +272,7 @@ describe('the tasks extension at 2026-07-28', () => {
 
   it("tasks/cancel withdraws the question; another agent's task is unknown", async () => {
     const { key, otherAgent, person } = await agentAccount();
-    const asked = await rpc(
-      key.token,
-      'tools/call',
-      { name: 'service_ask', arguments: { title: 'Cancel me', form: FORM } },
-      { tasks: true },
-    );
+    const asked = await askAsTask(key.token, 'Cancel me');
     const taskId = asked.body.result!.taskId as string;
     const theirs = await rpc(otherAgent.token, 'tasks/get', { taskId }, { tasks: true });
     expect(theirs.body.error).toMatchObject({ code: -32602 });
@@ -617,19 +611,9 @@ describe('task notifications at 2026-07-28', () => {
 
   it('sends the task, its result included, when its question is answered', async () => {
     const { key, otherAgent, person } = await agentAccount();
-    const asked = await rpc(
-      key.token,
-      'tools/call',
-      { name: 'service_ask', arguments: { title: 'Notify me', form: FORM } },
-      { tasks: true },
-    );
+    const asked = await askAsTask(key.token, 'Notify me');
     const taskId = asked.body.result!.taskId as string;
-    const theirs = await rpc(
-      otherAgent.token,
-      'tools/call',
-      { name: 'service_ask', arguments: { title: 'Not yours', form: FORM } },
-      { tasks: true },
-    );
+    const theirs = await askAsTask(otherAgent.token, 'Not yours');
 
     const refused = await listenTo(key.token, { taskIds: [taskId] }, false);
     expect(refused.status).toBe(400);
