@@ -12,6 +12,7 @@ import {
   SERVER_INFO,
   TASKS_EXTENSION,
 } from '../mcp/modern';
+import { appsDeclared, withApp } from '../mcp/app';
 import { callerOf, mayRead, type RpcContext, RpcError } from '../mcp/rpc';
 import { findTask } from '../mcp/task-store';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
@@ -79,6 +80,9 @@ const withMeta = (result: Record<string, unknown>) => ({
   _meta: { ...(result._meta as object | undefined), [META.serverInfo]: SERVER_INFO },
 });
 
+/** The methods of 2026-07-28, with the MCP App for requests that declare it. */
+const METHODS = withApp(MODERN_METHODS);
+
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** The request's declarations as rpc.ts reads them. */
@@ -99,6 +103,7 @@ function modernContext(
     protocolVersion: MODERN_REVISION,
     signal,
     names,
+    apps: appsDeclared(capabilities),
     modern: {
       clientCapabilities: capabilities,
       tasks: typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions,
@@ -167,7 +172,7 @@ export async function answerModern(
   try {
     if (body.method === 'server/discover')
       return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(discover(ctx, supportedVersions)) });
-    const method = MODERN_METHODS[body.method];
+    const method = METHODS[body.method];
     if (!method) return fail(404, body.id, -32601, `Method not found: ${body.method}`);
     const result = (await method(ctx, params)) as Record<string, unknown>;
     return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(result) });

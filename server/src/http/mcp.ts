@@ -4,12 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
+import { appsDeclared, appsFromSession, appsSessionId, withApp } from '../mcp/app';
 import { UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/modern';
 import { METHODS, type Method, RpcError } from '../mcp/rpc';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
 import { answerModern, isModernRequest } from './mcp-modern';
+
+/** The methods of 2025-03-26 … 2025-11-25, with the MCP App for clients that declared it. */
+const LEGACY_METHODS = withApp(METHODS);
 
 /** Every revision /mcp answers, newest first. */
 export const SERVED_VERSIONS = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
@@ -46,7 +50,7 @@ function lean(request: FastifyRequest, version: string | undefined): Message | n
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
   if (!body || typeof body !== 'object' || Array.isArray(body) || body.jsonrpc !== '2.0') return null;
-  if (typeof body.method !== 'string' || !Object.hasOwn(METHODS, body.method)) return null;
+  if (typeof body.method !== 'string' || !Object.hasOwn(LEGACY_METHODS, body.method)) return null;
   if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
   const params = body.params as unknown;
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
@@ -91,11 +95,19 @@ function refusal(request: FastifyRequest, version: string | undefined) {
   return null;
 }
 
+/** An `initialize` whose client declares the MCP App extension (app.ts). */
+function initializeDeclaresApps(request: FastifyRequest): boolean {
+  const body = request.body as { method?: unknown; params?: { capabilities?: unknown } } | null;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || body.method !== 'initialize') return false;
+  return appsDeclared(body.params?.capabilities);
+}
+
 async function answer(
   deps: Deps,
   identity: Identity,
   version: string | undefined,
   names: ToolNames,
+  apps: boolean,
   message: Message,
   reply: FastifyReply,
   shutdown: AbortSignal,
@@ -103,10 +115,10 @@ async function answer(
   const closed = new AbortController();
   reply.raw.on('close', () => closed.abort());
   const signal = AbortSignal.any([closed.signal, shutdown]);
-  const ctx = { deps, identity, protocolVersion: version, signal, names };
+  const ctx = { deps, identity, protocolVersion: version, signal, names, apps };
   const params = (message.params ?? {}) as Record<string, unknown>;
   try {
-    const result = await (METHODS[message.method as string] as Method)(ctx, params);
+    const result = await (LEGACY_METHODS[message.method as string] as Method)(ctx, params);
     return reply.send({ jsonrpc: '2.0', id: message.id, result });
   } catch (thrown) {
     const { code, message: text, data } = RpcError.from(thrown);
@@ -138,11 +150,14 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
     const header = request.headers['mcp-protocol-version'];
     const version = typeof header === 'string' ? header : undefined;
     const names = toolNames(deps, request, version);
+    const initialize = initializeDeclaresApps(request);
+    const apps = initialize || (await appsFromSession(deps.env, identity, request.headers['mcp-session-id']));
     const message = lean(request, version);
-    if (message) return answer(deps, identity, version, names, message, reply, shutdown.signal);
+    if (message) return answer(deps, identity, version, names, apps, message, reply, shutdown.signal);
     const refused = refusal(request, version);
     if (refused) return reply.code(refused.status).send(refused.body);
-    const server = agentServer(deps, identity, version, names, shutdown.signal);
+    const server = agentServer(deps, identity, version, names, apps, LEGACY_METHODS, shutdown.signal);
+    if (initialize) reply.raw.setHeader('mcp-session-id', await appsSessionId(deps.env, identity));
     const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -5,12 +5,15 @@ import {
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   ListTasksRequestSchema,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
-import { METHODS, type RpcContext } from './rpc';
+import { APPS_EXTENSION } from './app';
+import type { Method, RpcContext } from './rpc';
 import { type ToolNames, underscored } from './tool-list';
 
 const INSTRUCTIONS =
@@ -35,6 +38,11 @@ const SCHEMAS = {
   'tasks/cancel': CancelTaskRequestSchema,
   'tasks/list': ListTasksRequestSchema,
 } as const;
+/** For a client that declared the MCP App: the page is a resource. */
+const APP_SCHEMAS = {
+  'resources/list': ListResourcesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+} as const;
 
 /**
  * The SDK's MCP server for one request (stateless Streamable HTTP), for what the lean path of
@@ -46,17 +54,21 @@ export function agentServer(
   identity: Identity,
   protocolVersion: string | undefined,
   names: ToolNames,
+  apps: boolean,
+  methods: Record<string, Method>,
   shutdown: AbortSignal,
 ): Server {
   const server = new Server(
     { name: 'beckon', version: '0.1.0' },
     {
-      capabilities: CAPABILITIES,
+      capabilities: apps
+        ? { ...CAPABILITIES, resources: {}, extensions: { [APPS_EXTENSION]: {} } }
+        : CAPABILITIES,
       instructions: names === 'underscore' ? underscored(INSTRUCTIONS) : INSTRUCTIONS,
     },
   );
-  for (const [method, schema] of Object.entries(SCHEMAS)) {
-    const handle = METHODS[method];
+  for (const [method, schema] of Object.entries(apps ? { ...SCHEMAS, ...APP_SCHEMAS } : SCHEMAS)) {
+    const handle = methods[method];
     if (!handle) continue;
     server.setRequestHandler(schema, async (request, extra) => {
       const params = (request.params ?? {}) as Record<string, unknown> & {
@@ -64,7 +76,7 @@ export function agentServer(
       };
       const token = params._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, shutdown]);
-      const ctx: RpcContext = { deps, identity, protocolVersion, signal, names };
+      const ctx: RpcContext = { deps, identity, protocolVersion, signal, names, apps };
       if (token !== undefined) {
         ctx.progress = (progress, total, message) =>
           extra.sendNotification({

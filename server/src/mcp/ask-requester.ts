@@ -1,8 +1,6 @@
 import type { Form, FormField } from '@beckon/contracts/items/form.contract';
-import { can } from '@beckon/contracts/permissions';
-import { memberIdentity } from '../auth/member-identity';
-import { AppError, toAppError } from '../errors';
-import { actOnItem } from '../modules/items/act-on-item';
+import { toAppError } from '../errors';
+import { answerAsRequester } from './answer';
 import { signState, verifyState } from './request-state';
 import { callerOf, type Item, invalidArguments, type RpcContext, RpcError, toolResult } from './rpc';
 
@@ -149,23 +147,12 @@ export async function continueAsk(
     // URL elicitation: the person answered (or not) on the page.
     return settle(item, 'No answer yet on the item page; the question stays open.');
   }
-  const person = await memberIdentity(
-    ctx.deps.sql,
-    { orgId: ctx.identity.orgId, userId: ctx.identity.userId },
-    'mcp_elicitation',
-    ctx.identity.credentialId,
-  );
-  if (!person || !can(person.permissions, 'items.write'))
-    throw RpcError.from(AppError.permissionDenied('items.write'));
   try {
-    await actOnItem(ctx.deps, person, ctx.identity.orgId, item.id, {
-      action: 'answer',
-      values: response.content,
-      via: 'mcp',
-    });
+    await answerAsRequester(ctx, item.id, response.content);
   } catch (error) {
     const appError = toAppError(error);
     if (appError.status === 400 || appError.status === 422) return invalidArguments(appError);
+    if (appError.body.code === 'permission_denied') throw RpcError.from(appError);
     if (appError.status === 403 || appError.status === 409)
       return settle(item, `The answer was not counted (${appError.body.error}); the question stays open.`);
     throw RpcError.from(appError);

@@ -1,4 +1,5 @@
 import { AppError, fieldsFromZod, toAppError } from '../errors';
+import { APPS_EXTENSION } from './app';
 import { askInChat, continueAsk } from './ask-requester';
 import {
   callerOf,
@@ -49,7 +50,7 @@ export const MODERN_CAPABILITIES = {
   tools: { listChanged: false },
   resources: { subscribe: true, listChanged: false },
   prompts: { listChanged: false },
-  extensions: { [TASKS_EXTENSION]: {} },
+  extensions: { [TASKS_EXTENSION]: {}, [APPS_EXTENSION]: {} },
 };
 
 /** A task as the tasks extension shows it (durations in milliseconds, named so). */

@@ -10,20 +10,33 @@ import { resolveSigningKey } from '../signing-key';
  */
 export type AskState = { i: string; o: string; c: string; e: number };
 
-const keys = new WeakMap<Env, Promise<Buffer>>();
-const keyOf = (env: Env) => {
-  let key = keys.get(env);
+/**
+ * What a signed value is for: a question's `requestState`, or the session id that carries what a
+ * client declared at `initialize` (its MCP Apps support) to its later requests. Each has its own key,
+ * so one can never be handed back as the other.
+ */
+type Purpose = 'mcp request state' | 'mcp session';
+
+const keys = new WeakMap<Env, Map<Purpose, Promise<Buffer>>>();
+const keyOf = (env: Env, purpose: Purpose) => {
+  let byPurpose = keys.get(env);
+  if (!byPurpose) keys.set(env, (byPurpose = new Map()));
+  let key = byPurpose.get(purpose);
   if (!key) {
-    key = resolveSigningKey(env).then((signing) => deriveKey(signing, 'mcp request state'));
-    keys.set(env, key);
+    key = resolveSigningKey(env).then((signing) => deriveKey(signing, purpose));
+    byPurpose.set(purpose, key);
   }
   return key;
 };
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
-export async function signState(env: Env, state: AskState): Promise<string> {
+export async function signState(
+  env: Env,
+  state: AskState,
+  purpose: Purpose = 'mcp request state',
+): Promise<string> {
   const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return `${payload}.${mac(await keyOf(env), payload)}`;
+  return `${payload}.${mac(await keyOf(env, purpose), payload)}`;
 }
 
 /** The state, if it is ours, unexpired, and given back by the organization's same credential. */
@@ -31,10 +44,11 @@ export async function verifyState(
   env: Env,
   token: string,
   who: { orgId: string; credentialId: string },
+  purpose: Purpose = 'mcp request state',
 ): Promise<AskState | null> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
-  const expected = Buffer.from(mac(await keyOf(env), payload));
+  const expected = Buffer.from(mac(await keyOf(env, purpose), payload));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {

@@ -18,6 +18,8 @@ export type RpcContext = {
   progress?: (progress: number, total: number, message: string) => Promise<void>;
   /** How tool names are spelled for this client (tool-list.ts). */
   names?: ToolNames;
+  /** Whether the client declared the Apps extension (app.ts): at initialize, or in a 2026-07-28 `_meta`. */
+  apps?: boolean;
   /** At 2026-07-28: what the request's `_meta` declared (modern.ts). */
   modern?: ModernRequest;
 };
