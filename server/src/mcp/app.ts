@@ -127,7 +127,6 @@ export async function callAnswer(ctx: RpcContext, args: Record<string, unknown>)
     if (appError.status === 403 || appError.status === 404 || appError.status === 409)
       return {
         content: [{ type: 'text', text: `The answer was not recorded: ${appError.body.error}` }],
-        structuredContent: appError.body,
         isError: true,
       };
     throw RpcError.from(appError);

@@ -97,18 +97,15 @@ export const stillOpen = (ctx: RpcContext, id: string) => {
 };
 
 /**
- * At 2026-07-28, arguments a tool refuses (its schema, or the procedure's field checks) are a
- * tool result the model reads and fixes, as the specification recommends; earlier revisions keep
- * the JSON-RPC error (-32602) their clients expect.
+ * Arguments a tool refuses (its schema, or the procedure's field checks) are a tool result the
+ * model reads and fixes, at every revision, as the specification recommends: `isError` and the
+ * field messages as text. No `structuredContent`: the tool's output schema describes its success
+ * (the SDK's client checks any `structuredContent` against it, even of an error).
  */
 export function invalidArguments(error: AppError) {
   const fields = (error.body as { fields?: Record<string, string> }).fields ?? {};
   const lines = Object.entries(fields).map(([field, message]) => `- ${field}: ${message}`);
-  return {
-    content: [{ type: 'text', text: ['Invalid arguments:', ...lines].join('\n') }],
-    structuredContent: error.body,
-    isError: true,
-  };
+  return { content: [{ type: 'text', text: ['Invalid arguments:', ...lines].join('\n') }], isError: true };
 }
 export const refusedArguments = (error: AppError) => error.status === 400 && 'fields' in error.body;
 
@@ -134,7 +131,7 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
   if (!tool) throw invalidParams(`unknown tool: ${String(params.name)}`);
   const args = (params.arguments ?? {}) as Record<string, unknown>;
   const parsed = tool.input.safeParse(args);
-  if (!parsed.success) throw RpcError.from(AppError.invalid(fieldsFromZod(parsed.error.issues)));
+  if (!parsed.success) return invalidArguments(AppError.invalid(fieldsFromZod(parsed.error.issues)));
   const task = params.task as { ttl?: unknown } | undefined;
   if (task && !tool.waits) throw new RpcError(-32601, `${tool.name} does not run as a task`);
   const key = tool.creates ? (args.idempotency_key as string | undefined) : undefined;
@@ -154,7 +151,9 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
     result = await caller.items.get({ id: item.id });
     return toolResult(ctx, result);
   } catch (error) {
-    throw RpcError.from(error);
+    const appError = toAppError(error);
+    if (refusedArguments(appError)) return invalidArguments(appError);
+    throw RpcError.from(appError);
   }
 }
 

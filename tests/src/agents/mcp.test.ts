@@ -248,29 +248,32 @@ describe('POST /mcp', () => {
     expect(viaRest.body.status).toBe('dismissed');
   });
 
-  it('service.ask requires a form; invalid arguments are named', async () => {
-    const { key } = await agentAccount();
-    const { client } = await connect(key.token, '2025-03-26');
-    const noForm = await mcpError(call(client, 'service.ask', { title: 'Q' }));
-    expect(noForm.code).toBe(-32602);
-    expect(noForm.data).toMatchObject({
-      error: 'invalid request',
-      code: 'invalid_request',
-      fields: { form: expect.any(String) },
+  /** The field messages of an `isError` result, one `- field: message` line each. */
+  const refusedText = (result: ToolResult) => {
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    return result.content[0]!.text;
+  };
+
+  for (const protocol of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+    it(`${protocol}: invalid arguments are a tool result naming each field; an unknown tool is -32602`, async () => {
+      const { key } = await agentAccount();
+      const { client } = await connect(key.token, protocol);
+      // Listed first: the SDK's client then checks results against the tools' output schemas.
+      await client.listTools();
+      const noForm = refusedText(await call(client, 'service.ask', { title: 'Q' }));
+      expect(noForm).toMatch(/^Invalid arguments:\n- form: /);
+      const bad = refusedText(await call(client, 'service.notify', { priority: 9, colour: 'red' }));
+      expect(bad).toContain('- title: ');
+      expect(bad).toContain('- priority: ');
+      expect(bad).toContain('- colour: unknown field');
+      // The procedure's own field checks too.
+      const unknownChannel = await call(client, 'service.notify', { title: 'x', channel: 'nope' });
+      expect(refusedText(unknownChannel)).toBe('Invalid arguments:\n- channel: unknown channel');
+      const unknownTool = await mcpError(call(client, 'service.delete_everything', {}));
+      expect(unknownTool.code).toBe(-32602);
     });
-    const bad = await mcpError(call(client, 'service.notify', { priority: 9, colour: 'red' }));
-    expect(bad.data).toMatchObject({
-      fields: { title: expect.any(String), priority: expect.any(String), colour: 'unknown field' },
-    });
-    const unknownChannel = await mcpError(call(client, 'service.notify', { title: 'x', channel: 'nope' }));
-    expect(unknownChannel.data).toEqual({
-      error: 'invalid request',
-      code: 'invalid_request',
-      fields: { channel: 'unknown channel' },
-    });
-    const unknownTool = await mcpError(call(client, 'service.delete_everything', {}));
-    expect(unknownTool.code).toBe(-32602);
-  });
+  }
 
   it("answers 404 for another organization's item and replays an idempotency_key", async () => {
     const { key } = await agentAccount();

@@ -197,9 +197,11 @@ describe('the timeout policy of an item collecting approvals', () => {
       name: 'service.ask',
       arguments: args,
     });
-    expect(viaMcp.body.error).toMatchObject({
-      code: -32602,
-      data: { fields: { on_timeout: expect.stringContaining('allow_timeout_answer') } },
+    // Invalid arguments are a tool result the model reads (isError), naming the field.
+    expect(viaMcp.body.error).toBeUndefined();
+    expect(viaMcp.body.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/- on_timeout: .*allow_timeout_answer/) }],
     });
     const allowed = await mcpRequest<{ content: Array<{ text: string }> }>(
       server.resource.baseUrl,

@@ -203,10 +203,15 @@ describe('assignment in templates', () => {
 describe('assignment over MCP', () => {
   const callTool = async (token: string, name: string, args: Record<string, unknown>) =>
     (
-      await mcpRequest<{ content: { text: string }[] }>(server.resource.baseUrl, token, 'tools/call', {
-        name,
-        arguments: args,
-      })
+      await mcpRequest<{ content: { text: string }[]; isError?: boolean }>(
+        server.resource.baseUrl,
+        token,
+        'tools/call',
+        {
+          name,
+          arguments: args,
+        },
+      )
     ).body;
 
   it('takes assignees and an escalation policy as service.ask arguments, checked as over REST', async () => {
@@ -225,8 +230,12 @@ describe('assignment over MCP', () => {
       title: 'x',
       assignees: [{ type: 'team', id: '0190a0a0-0000-7000-8000-000000000000' }],
     });
-    expect(refused.error?.code).toBe(-32602);
-    expect(refused.error?.data?.fields).toEqual({ 'assignees.0': 'unknown team' });
+    // Invalid arguments are a tool result the model reads (isError), naming the field.
+    expect(refused.error).toBeUndefined();
+    expect(refused.result).toEqual({
+      content: [{ type: 'text', text: 'Invalid arguments:\n- assignees.0: unknown team' }],
+      isError: true,
+    });
   });
 
   it("lists what is assigned to the caller's person with service.list (an agent is never assigned)", async () => {
