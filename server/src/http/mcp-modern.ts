@@ -3,6 +3,8 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
+import { appsDeclared } from '../mcp/app';
+import type { McpEngine } from '../mcp/engine';
 import {
   discover,
   HEADER_MISMATCH,
@@ -12,11 +14,11 @@ import {
   SERVER_INFO,
   TASKS_EXTENSION,
 } from '../mcp/modern';
-import { appsDeclared, withApp } from '../mcp/app';
 import { callerOf, mayRead, type RpcContext, RpcError } from '../mcp/rpc';
 import { findTask } from '../mcp/task-store';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import type { StreamEvent } from '../realtime/event-hub';
+import { paramHeaderMismatch } from './mcp-param-headers';
 
 type Body = {
   jsonrpc?: unknown;
@@ -80,9 +82,6 @@ const withMeta = (result: Record<string, unknown>) => ({
   _meta: { ...(result._meta as object | undefined), [META.serverInfo]: SERVER_INFO },
 });
 
-/** The methods of 2026-07-28, with the MCP App for requests that declare it. */
-const METHODS = withApp(MODERN_METHODS);
-
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** The request's declarations as rpc.ts reads them. */
@@ -120,6 +119,7 @@ function modernContext(
  * capabilities; results carry `resultType` and the server's identity in `_meta`.
  */
 export async function answerModern(
+  engine: McpEngine['modern'],
   deps: Deps,
   identity: Identity,
   names: ToolNames,
@@ -169,21 +169,73 @@ export async function answerModern(
 
   if (body.method === 'subscriptions/listen') return listen(ctx, body, reply, shutdown);
   const params = { ...(body.params ?? {}) };
+  if (body.method === 'tools/call') {
+    const wrong = await paramHeaderMismatch(engine.methods['tools/list'], ctx, request, params);
+    if (wrong) return fail(400, body.id, HEADER_MISMATCH, `Header mismatch: ${wrong}`);
+  }
   try {
     if (body.method === 'server/discover')
-      return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(discover(ctx, supportedVersions)) });
-    const method = METHODS[body.method];
+      return reply.send({
+        jsonrpc: '2.0',
+        id: body.id,
+        result: withMeta(discover(supportedVersions, engine.capabilities, engine.instructions(names))),
+      });
+    const method = engine.methods[body.method];
     if (!method) return fail(404, body.id, -32601, `Method not found: ${body.method}`);
+    const token = meta.progressToken;
+    if ((typeof token === 'string' || typeof token === 'number') && acceptsStream(request))
+      return await streamProgress(ctx, body.id as string | number, token, () => method(ctx, params), reply);
     const result = (await method(ctx, params)) as Record<string, unknown>;
     return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(result) });
   } catch (thrown) {
     const { code, message, data } = RpcError.from(thrown);
-    return fail(200, body.id, code, message, data);
+    // A capability the client did not declare is refused with 400 (the specification's rule).
+    return fail(code === MISSING_CLIENT_CAPABILITY ? 400 : 200, body.id, code, message, data);
   }
 }
 
 const sse = (res: ServerResponse, message: unknown) =>
   res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+
+const acceptsStream = (request: FastifyRequest) =>
+  String(request.headers.accept ?? '').includes('text/event-stream');
+
+/**
+ * A request that carries `_meta.progressToken`, from a client that accepts an event stream: the
+ * answer is a stream of `notifications/progress` for that token while the method runs, then its
+ * response (a wait of `service.get`, for example, reports the seconds waited).
+ */
+async function streamProgress(
+  ctx: RpcContext,
+  id: string | number,
+  token: string | number,
+  run: () => Promise<unknown>,
+  reply: FastifyReply,
+) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+  });
+  ctx.progress = async (progress, total, message) => {
+    if (!res.destroyed)
+      sse(res, {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, total, message },
+      });
+  };
+  try {
+    const result = (await run()) as Record<string, unknown>;
+    sse(res, { jsonrpc: '2.0', id, result: withMeta(result) });
+  } catch (thrown) {
+    const { code, message, data } = RpcError.from(thrown);
+    sse(res, { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+  }
+  res.end();
+}
 
 /**
  * subscriptions/listen: an event stream of `notifications/resources/updated` for the items the

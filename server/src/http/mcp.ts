@@ -4,16 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
-import { appsDeclared, appsFromSession, appsSessionId, withApp } from '../mcp/app';
+import { appsDeclared, appsFromSession, appsSessionId } from '../mcp/app';
+import { AGENT_ENGINE, type McpEngine } from '../mcp/engine';
 import { UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/modern';
-import { METHODS, type Method, RpcError } from '../mcp/rpc';
+import { type Method, RpcError } from '../mcp/rpc';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
 import { answerModern, isModernRequest } from './mcp-modern';
-
-/** The methods of 2025-03-26 … 2025-11-25, with the MCP App for clients that declared it. */
-const LEGACY_METHODS = withApp(METHODS);
 
 /** Every revision /mcp answers, newest first. */
 export const SERVED_VERSIONS = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
@@ -44,13 +42,17 @@ type Message = {
  * wants no progress notifications. Anything else (initialize, notifications, batches, progress,
  * malformed requests) goes to the SDK, which answers it as the specification says.
  */
-function lean(request: FastifyRequest, version: string | undefined): Message | null {
+function lean(
+  methods: Record<string, Method>,
+  request: FastifyRequest,
+  version: string | undefined,
+): Message | null {
   const accept = request.headers.accept ?? '';
   const body = request.body as Message | null;
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
   if (!body || typeof body !== 'object' || Array.isArray(body) || body.jsonrpc !== '2.0') return null;
-  if (typeof body.method !== 'string' || !Object.hasOwn(LEGACY_METHODS, body.method)) return null;
+  if (typeof body.method !== 'string' || !Object.hasOwn(methods, body.method)) return null;
   if (typeof body.id !== 'string' && typeof body.id !== 'number') return null;
   const params = body.params as unknown;
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
@@ -103,6 +105,7 @@ function initializeDeclaresApps(request: FastifyRequest): boolean {
 }
 
 async function answer(
+  methods: Record<string, Method>,
   deps: Deps,
   identity: Identity,
   version: string | undefined,
@@ -118,7 +121,7 @@ async function answer(
   const ctx = { deps, identity, protocolVersion: version, signal, names, apps };
   const params = (message.params ?? {}) as Record<string, unknown>;
   try {
-    const result = await (LEGACY_METHODS[message.method as string] as Method)(ctx, params);
+    const result = await (methods[message.method as string] as Method)(ctx, params);
     return reply.send({ jsonrpc: '2.0', id: message.id, result });
   } catch (thrown) {
     const { code, message: text, data } = RpcError.from(thrown);
@@ -136,7 +139,7 @@ async function answer(
  * the OAuth metadata. Common requests take the lean path; the rest get an SDK server and
  * transport of their own, answering JSON, or server-sent events when the client asked for progress.
  */
-export function registerMcp(app: FastifyInstance, deps: Deps): void {
+export function registerMcp(app: FastifyInstance, deps: Deps, engine: McpEngine = AGENT_ENGINE): void {
   // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
   const shutdown = new AbortController();
   app.addHook('preClose', async () => shutdown.abort());
@@ -145,18 +148,38 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
     const identity = await authenticate(deps, request);
     if (isModernRequest(request)) {
       const names = toolNames(deps, request, MODERN_REVISION);
-      return answerModern(deps, identity, names, SERVED_VERSIONS, request, reply, shutdown.signal);
+      return answerModern(
+        engine.modern,
+        deps,
+        identity,
+        names,
+        SERVED_VERSIONS,
+        request,
+        reply,
+        shutdown.signal,
+      );
     }
     const header = request.headers['mcp-protocol-version'];
     const version = typeof header === 'string' ? header : undefined;
     const names = toolNames(deps, request, version);
     const initialize = initializeDeclaresApps(request);
     const apps = initialize || (await appsFromSession(deps.env, identity, request.headers['mcp-session-id']));
-    const message = lean(request, version);
-    if (message) return answer(deps, identity, version, names, apps, message, reply, shutdown.signal);
+    const message = lean(engine.legacy.methods, request, version);
+    if (message)
+      return answer(
+        engine.legacy.methods,
+        deps,
+        identity,
+        version,
+        names,
+        apps,
+        message,
+        reply,
+        shutdown.signal,
+      );
     const refused = refusal(request, version);
     if (refused) return reply.code(refused.status).send(refused.body);
-    const server = agentServer(deps, identity, version, names, apps, LEGACY_METHODS, shutdown.signal);
+    const server = agentServer(deps, identity, version, names, apps, engine.legacy, shutdown.signal);
     if (initialize) reply.raw.setHeader('mcp-session-id', await appsSessionId(deps.env, identity));
     const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({

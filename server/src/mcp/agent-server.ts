@@ -2,32 +2,28 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   CancelTaskRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
-  ListTasksRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
   ReadResourceRequestSchema,
+  type ServerCapabilities,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { APPS_EXTENSION } from './app';
-import type { Method, RpcContext } from './rpc';
-import { type ToolNames, underscored } from './tool-list';
-
-const INSTRUCTIONS =
-  'Beckon reaches the people of your organization. Use service.notify to tell them something and ' +
-  'service.ask to ask a question with a form. People answer in minutes or hours: run service.ask ' +
-  'as a task (tasks/result returns the outcome), or pass wait_seconds (at most 50) and call ' +
-  'service.get with wait_seconds until the item is no longer open; the event stream GET /mcp/sse ' +
-  'reports every change. Item ids are UUIDs returned by these tools.';
-
-/** What `initialize` advertises: the tools, and tasks for `tools/call` (protocol 2025-11-25). */
-export const CAPABILITIES = {
-  tools: { listChanged: false },
-  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-};
+import type { McpEngine } from './engine';
+import type { RpcContext } from './rpc';
+import type { ToolNames } from './tool-list';
 
 const SCHEMAS = {
   ping: PingRequestSchema,
@@ -37,12 +33,26 @@ const SCHEMAS = {
   'tasks/result': GetTaskPayloadRequestSchema,
   'tasks/cancel': CancelTaskRequestSchema,
   'tasks/list': ListTasksRequestSchema,
-} as const;
-/** For a client that declared the MCP App: the page is a resource. */
-const APP_SCHEMAS = {
   'resources/list': ListResourcesRequestSchema,
   'resources/read': ReadResourceRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/subscribe': SubscribeRequestSchema,
+  'resources/unsubscribe': UnsubscribeRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+  'logging/setLevel': SetLevelRequestSchema,
 } as const;
+
+/** The capability a method needs, as the SDK's server checks it. */
+function advertised(capabilities: ServerCapabilities, method: string): boolean {
+  const family = method.split('/')[0];
+  if (family === 'resources') return capabilities.resources !== undefined;
+  if (family === 'prompts') return capabilities.prompts !== undefined;
+  if (family === 'completion') return capabilities.completions !== undefined;
+  if (family === 'logging') return capabilities.logging !== undefined;
+  return true;
+}
 
 /**
  * The SDK's MCP server for one request (stateless Streamable HTTP), for what the lean path of
@@ -55,21 +65,25 @@ export function agentServer(
   protocolVersion: string | undefined,
   names: ToolNames,
   apps: boolean,
-  methods: Record<string, Method>,
+  engine: McpEngine['legacy'],
   shutdown: AbortSignal,
 ): Server {
+  const capabilities = apps
+    ? {
+        ...engine.capabilities,
+        resources: engine.capabilities.resources ?? {},
+        extensions: { ...engine.capabilities.extensions, [APPS_EXTENSION]: {} },
+      }
+    : engine.capabilities;
+  const instructions = engine.instructions(names);
   const server = new Server(
     { name: 'beckon', version: '0.1.0' },
-    {
-      capabilities: apps
-        ? { ...CAPABILITIES, resources: {}, extensions: { [APPS_EXTENSION]: {} } }
-        : CAPABILITIES,
-      instructions: names === 'underscore' ? underscored(INSTRUCTIONS) : INSTRUCTIONS,
-    },
+    { capabilities, ...(instructions ? { instructions } : {}) },
   );
-  for (const [method, schema] of Object.entries(apps ? { ...SCHEMAS, ...APP_SCHEMAS } : SCHEMAS)) {
-    const handle = methods[method];
-    if (!handle) continue;
+  for (const [method, schema] of Object.entries(SCHEMAS)) {
+    const handle = engine.methods[method];
+    // Only what the capabilities advertise (the SDK refuses a handler beyond them).
+    if (!handle || !advertised(capabilities, method)) continue;
     server.setRequestHandler(schema, async (request, extra) => {
       const params = (request.params ?? {}) as Record<string, unknown> & {
         _meta?: { progressToken?: string | number };

@@ -1,9 +1,9 @@
 import { ZItemId } from '@beckon/contracts/items/item.contract';
 import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { z } from 'zod';
-import { AppError, fieldsFromZod, toAppError } from '../errors';
 import type { Identity } from '../auth/identity';
 import type { Env } from '../env';
+import { AppError, fieldsFromZod, toAppError } from '../errors';
 import { answerAsRequester } from './answer';
 import { appPage } from './app-page';
 import { signState, verifyState } from './request-state';

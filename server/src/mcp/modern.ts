@@ -17,7 +17,7 @@ import {
   waitReporting,
 } from './rpc';
 import { createTask, type McpTask, type TaskRow, taskOf } from './task-store';
-import { MODERN_REVISION, TOOLS, toolList, underscored } from './tool-list';
+import { MODERN_REVISION, TOOLS, type ToolNames, toolList, underscored } from './tool-list';
 
 /** The `_meta` keys of 2026-07-28 requests and results. */
 export const META = {
@@ -171,16 +171,17 @@ const cacheable = <T>(result: T, scope: 'public' | 'private' = 'private') => ({
   cacheScope: scope,
 });
 
+/** The instructions of `server/discover`, with the tool names spelled as this client's list spells them. */
+export const discoveryInstructions = (names: ToolNames) =>
+  names === 'underscore' ? underscored(INSTRUCTIONS) : INSTRUCTIONS;
+
 /** What `server/discover` answers: the revisions served at /mcp, capabilities, instructions. */
-export function discover(ctx: RpcContext, supportedVersions: readonly string[]) {
-  return cacheable(
-    {
-      supportedVersions,
-      capabilities: MODERN_CAPABILITIES,
-      instructions: ctx.names === 'underscore' ? underscored(INSTRUCTIONS) : INSTRUCTIONS,
-    },
-    'public',
-  );
+export function discover(
+  supportedVersions: readonly string[],
+  capabilities: Record<string, unknown>,
+  instructions: string | undefined,
+) {
+  return cacheable({ supportedVersions, capabilities, ...(instructions ? { instructions } : {}) }, 'public');
 }
 
 /** The methods of a 2026-07-28 request (server/discover and subscriptions/listen: http/mcp-modern.ts). */

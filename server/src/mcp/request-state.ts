@@ -20,7 +20,10 @@ type Purpose = 'mcp request state' | 'mcp session';
 const keys = new WeakMap<Env, Map<Purpose, Promise<Buffer>>>();
 const keyOf = (env: Env, purpose: Purpose) => {
   let byPurpose = keys.get(env);
-  if (!byPurpose) keys.set(env, (byPurpose = new Map()));
+  if (!byPurpose) {
+    byPurpose = new Map();
+    keys.set(env, byPurpose);
+  }
   let key = byPurpose.get(purpose);
   if (!key) {
     key = resolveSigningKey(env).then((signing) => deriveKey(signing, purpose));

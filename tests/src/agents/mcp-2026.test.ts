@@ -267,6 +267,7 @@ describe('the tasks extension at 2026-07-28', () => {
     expect(asked.body.result).toMatchObject({ resultType: 'complete' });
     expect(itemOf(asked.body.result!).status).toBe('open');
     const refused = await rpc(key.token, 'tasks/get', { taskId: '00000000-0000-7000-8000-000000000000' });
+    expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: -32021 });
   });
 

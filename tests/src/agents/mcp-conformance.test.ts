@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
-import { collectOutput } from '../harness/child-output';
+import { credentialProxy, failed, nodeMajor, runRequirements } from './conformance-run';
 
 /**
  * The official MCP conformance CLI (@modelcontextprotocol/conformance 0.2) against POST /mcp,
@@ -86,43 +84,10 @@ const MUST_RUN = {
   ],
 };
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(here, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
-
 let server: TestServer;
 let proxy: Server;
 let proxyUrl: string;
 let outputDir: string;
-
-/**
- * The CLI's client sends no credentials (it has no option for them): this loopback proxy adds the
- * agent's API key to every request and passes everything else through unchanged.
- */
-async function credentialProxy(target: string, token: string) {
-  const relay = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
-    }
-    headers.set('authorization', `Bearer ${token}`);
-    const answer = await fetch(`${target}${request.url}`, {
-      method: request.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    // Streamed: a subscriptions/listen answer stays open.
-    response.on('close', () => void answer.body?.cancel().catch(() => {}));
-    if (answer.body) for await (const chunk of answer.body) response.write(chunk);
-    response.end();
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const address = relay.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return { relay, url: `http://127.0.0.1:${address.port}` };
-}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -140,35 +105,10 @@ afterAll(async () => {
   if (outputDir) await rm(outputDir, { recursive: true, force: true });
 });
 
-type Check = { id: string; status: string; errorMessage?: string };
-
-/** The whole requirement set of a revision; the checks of each scenario, by scenario. */
-async function runRequirements(revision: string) {
-  const dir = path.join(outputDir, revision);
-  const child = spawn(
-    process.execPath,
-    [CLI, 'server', '--url', `${proxyUrl}/mcp`, '--requirements', revision, '--timeout', '20000', '-o', dir],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const output = collectOutput(child);
-  await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const scenarios = new Map<string, Check[]>();
-  for (const run of await readdir(dir)) {
-    const name = run.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, '');
-    scenarios.set(name, JSON.parse(await readFile(path.join(dir, run, 'checks.json'), 'utf8')) as Check[]);
-  }
-  return { scenarios, output: output() };
-}
-
-const failed = (check: Check) => !['SUCCESS', 'INFO', 'SKIPPED', 'WARNING'].includes(check.status);
-
-/** The 0.2 CLI needs Node 22 or later. */
-const nodeMajor = Number(process.versions.node.split('.')[0]);
-
 describe.skipIf(nodeMajor < 22)('MCP conformance CLI against POST /mcp', () => {
   for (const revision of REVISIONS) {
     it(`passes the ${revision} requirements except what needs the suite's fixtures`, async () => {
-      const { scenarios, output } = await runRequirements(revision);
+      const { scenarios, output } = await runRequirements(`${proxyUrl}/mcp`, revision, outputDir);
       for (const name of MUST_RUN[revision]) expect(scenarios.has(name), `${name}\n${output}`).toBe(true);
       const failures = [...scenarios].flatMap(([name, checks]) =>
         NEEDS_FIXTURES.has(name) || (revision !== '2026-07-28' && NEEDS_FIXTURES_BEFORE_2026.has(name))
