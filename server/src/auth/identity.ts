@@ -3,7 +3,10 @@
  * URL token, a signed link from a mail acting for the person it was sent to, or a Slack user
  * linked to the person.
  */
-/** `mcp_elicitation`: the person behind an agent's credential, answering in their MCP client. */
+/**
+ * `mcp_elicitation`: the person behind an agent's credential, answering in their MCP client (a
+ * form elicitation, or the MCP App).
+ */
 export type IdentitySource =
   | 'session'
   | 'api_key'

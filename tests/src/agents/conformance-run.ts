@@ -9,6 +9,9 @@ import { collectOutput } from '../harness/child-output';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(here, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
+/** A whole requirement set: some tens of scenarios, each its own connection (longer on a busy machine). */
+export const CLI_RUN_TIMEOUT_MS = 120_000;
+
 /** The 0.2 CLI needs Node 22 or later. */
 export const nodeMajor = Number(process.versions.node.split('.')[0]);
 

@@ -527,6 +527,55 @@ describe('asking the requester in the chat at 2026-07-28', () => {
   });
 });
 
+describe('progress at 2026-07-28', () => {
+  it('streams notifications/progress for a wait that carries a progress token, then the result', async () => {
+    const { key } = await agentAccount();
+    const asked = await rpc(key.token, 'tools/call', {
+      name: 'service_ask',
+      arguments: { title: 'Slow', form: FORM },
+    });
+    const item = itemOf(asked.body.result!);
+    const response = await fetch(`${first.resource.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key.token}`,
+        'content-type': 'application/json',
+        accept: MCP_ACCEPT,
+        'mcp-protocol-version': REVISION,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'service_get',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: {
+          name: 'service_get',
+          arguments: { id: item.id, wait_seconds: 1 },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': REVISION,
+            'io.modelcontextprotocol/clientCapabilities': {},
+            progressToken: 'p-7',
+          },
+        },
+      }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const messages = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
+    expect(messages[0]).toMatchObject({
+      method: 'notifications/progress',
+      params: { progressToken: 'p-7', progress: 0, total: 1 },
+    });
+    expect(messages.at(-1)).toMatchObject({
+      id: 5,
+      result: { resultType: 'complete', structuredContent: { id: item.id, status: 'open' } },
+    });
+  });
+});
+
 describe('trace context at 2026-07-28', () => {
   it('travels from _meta to the callbacks of the item the call created', async () => {
     const { key, person } = await agentAccount();

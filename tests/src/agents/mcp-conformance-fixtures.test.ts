@@ -9,7 +9,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
 import { FIXTURE_ENGINE } from './conformance-fixtures';
-import { type Check, credentialProxy, failed, nodeMajor, runRequirements, tally } from './conformance-run';
+import {
+  type Check,
+  CLI_RUN_TIMEOUT_MS,
+  credentialProxy,
+  failed,
+  nodeMajor,
+  runRequirements,
+  tally,
+} from './conformance-run';
 
 /**
  * The official conformance CLI against the suite's own fixtures (conformance-fixtures.ts) served
@@ -79,19 +87,23 @@ describe.skipIf(nodeMajor < 22)(
   "MCP conformance CLI against the suite's fixtures on Beckon's handling",
   () => {
     for (const revision of ['2025-11-25', '2026-07-28'] as const) {
-      it(`passes every ${revision} scenario but those that cannot pass, for the reasons given`, async () => {
-        const { scenarios, output } = await runRequirements(`${proxyUrl}/mcp`, revision, outputDir);
-        const { passed, failing } = tally(scenarios);
-        console.info(`fixtures ${revision}: ${passed.length} passed / ${failing.length} failed`);
-        const unexpected = failing.filter((name) => !(name in CANNOT_PASS[revision]!));
-        expect(
-          unexpected.flatMap((name) => show(name, scenarios.get(name) ?? [])),
-          output,
-        ).toEqual([]);
-        // Each listed scenario still fails (when one passes, it leaves the list).
-        expect(Object.keys(CANNOT_PASS[revision]!).filter((name) => passed.includes(name))).toEqual([]);
-        expect(passed.length).toBeGreaterThan(20);
-      });
+      it(
+        `passes every ${revision} scenario but those that cannot pass, for the reasons given`,
+        async () => {
+          const { scenarios, output } = await runRequirements(`${proxyUrl}/mcp`, revision, outputDir);
+          const { passed, failing } = tally(scenarios);
+          console.info(`fixtures ${revision}: ${passed.length} passed / ${failing.length} failed`);
+          const unexpected = failing.filter((name) => !(name in CANNOT_PASS[revision]!));
+          expect(
+            unexpected.flatMap((name) => show(name, scenarios.get(name) ?? [])),
+            output,
+          ).toEqual([]);
+          // Each listed scenario still fails (when one passes, it leaves the list).
+          expect(Object.keys(CANNOT_PASS[revision]!).filter((name) => passed.includes(name))).toEqual([]);
+          expect(passed.length).toBeGreaterThan(20);
+        },
+        CLI_RUN_TIMEOUT_MS,
+      );
     }
   },
 );

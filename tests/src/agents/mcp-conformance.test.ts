@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
-import { credentialProxy, failed, nodeMajor, runRequirements } from './conformance-run';
+import { CLI_RUN_TIMEOUT_MS, credentialProxy, failed, nodeMajor, runRequirements } from './conformance-run';
 
 /**
  * The official MCP conformance CLI (@modelcontextprotocol/conformance 0.2) against POST /mcp,
@@ -107,20 +107,24 @@ afterAll(async () => {
 
 describe.skipIf(nodeMajor < 22)('MCP conformance CLI against POST /mcp', () => {
   for (const revision of REVISIONS) {
-    it(`passes the ${revision} requirements except what needs the suite's fixtures`, async () => {
-      const { scenarios, output } = await runRequirements(`${proxyUrl}/mcp`, revision, outputDir);
-      for (const name of MUST_RUN[revision]) expect(scenarios.has(name), `${name}\n${output}`).toBe(true);
-      const failures = [...scenarios].flatMap(([name, checks]) =>
-        NEEDS_FIXTURES.has(name) || (revision !== '2026-07-28' && NEEDS_FIXTURES_BEFORE_2026.has(name))
-          ? []
-          : checks
-              .filter(failed)
-              .filter((check) => !FIXTURE_CHECKS.has(check.id) && !STATELESS_BY_DESIGN.has(check.id))
-              .map((check) => `${name}: ${check.id}: ${check.errorMessage ?? check.status}`),
-      );
-      expect(failures, output).toEqual([]);
-      const passed = [...scenarios.values()].flat().filter((check) => check.status === 'SUCCESS');
-      expect(passed.length).toBeGreaterThan(revision === '2026-07-28' ? 60 : 20);
-    });
+    it(
+      `passes the ${revision} requirements except what needs the suite's fixtures`,
+      async () => {
+        const { scenarios, output } = await runRequirements(`${proxyUrl}/mcp`, revision, outputDir);
+        for (const name of MUST_RUN[revision]) expect(scenarios.has(name), `${name}\n${output}`).toBe(true);
+        const failures = [...scenarios].flatMap(([name, checks]) =>
+          NEEDS_FIXTURES.has(name) || (revision !== '2026-07-28' && NEEDS_FIXTURES_BEFORE_2026.has(name))
+            ? []
+            : checks
+                .filter(failed)
+                .filter((check) => !FIXTURE_CHECKS.has(check.id) && !STATELESS_BY_DESIGN.has(check.id))
+                .map((check) => `${name}: ${check.id}: ${check.errorMessage ?? check.status}`),
+        );
+        expect(failures, output).toEqual([]);
+        const passed = [...scenarios.values()].flat().filter((check) => check.status === 'SUCCESS');
+        expect(passed.length).toBeGreaterThan(revision === '2026-07-28' ? 60 : 20);
+      },
+      CLI_RUN_TIMEOUT_MS,
+    );
   }
 });
