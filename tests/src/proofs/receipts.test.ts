@@ -246,7 +246,7 @@ describe('beckon verify', () => {
     expect(valid.code).toBe(0);
     expect(valid.stdout).toMatch(
       new RegExp(
-        `^receipt valid: item ${item.id} answered by user ${userId} \\(session\\) at .*; action ${item.action?.digest}; key `,
+        `^receipt valid: item ${item.id} answered by user ${userId} \\(session, verified by login at [0-9TZ:.-]+\\) at .*; action ${item.action?.digest}; key `,
       ),
     );
 
