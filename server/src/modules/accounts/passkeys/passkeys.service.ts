@@ -21,6 +21,9 @@ type PasskeyRow = {
   last_used_at: Date | null;
 };
 
+/** EdDSA, ES256, RS256 (COSE ids): what authenticators offer, without Node's experimental ones. */
+const ALGORITHMS = [-8, -7, -257];
+
 const COLUMNS = 'id, name, transports, device_type, created_at, last_used_at';
 
 const passkeyView = (row: PasskeyRow): PasskeyView => ({
@@ -58,6 +61,7 @@ export async function passkeyRegistrationOptions(deps: Deps, identity: Identity)
     attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    supportedAlgorithmIDs: ALGORITHMS,
   });
   await rememberChallenge(deps.sql, {
     value: options.challenge,
@@ -82,6 +86,7 @@ export async function registerPasskey(
     expectedOrigin: rp.origin,
     expectedRPID: rp.id,
     requireUserVerification: true,
+    supportedAlgorithmIDs: ALGORITHMS,
   }).catch((error: unknown) => {
     throw passkeyRefused(error);
   });
