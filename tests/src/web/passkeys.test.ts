@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
   await server?.close();
-});
+}, 150_000);
 
 const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Release the payment?', required: true }] };
 
@@ -92,8 +92,14 @@ describe('passkeys', () => {
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
     expect((await server.auth.as(team.token).get('/auth/me')).status).toBe(401);
+    const signingIn = page.waitForRequest((r) => /accounts\.passkeySignIn($|\?)/.test(r.url()));
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    const assertion = (await signingIn).postDataJSON() as Record<string, unknown>;
     await until(async () => (await storedToken(page)) !== null);
+    // The same assertion again: its challenge was used once, so it signs nobody in.
+    const replayed = await server.auth.post('/auth/passkeys/sign-in', assertion);
+    expect(replayed.status).toBe(400);
+    expect(replayed.body).toMatchObject({ code: 'passkey_refused' });
     const token = (await storedToken(page)) as string;
     const me = await server.auth.as(token).get<{ user: { id: string }; org: { id: string } }>('/auth/me');
     expect(me.body.user.id).toBe(team.user.id);
@@ -141,6 +147,14 @@ describe('passkeys', () => {
       amr: ['passkey'],
       auth_time: Math.floor((verified?.verified_at.getTime() ?? 0) / 1000),
     });
+
+    // Deleted in the settings: it no longer signs in or confirms.
+    await page.goto(`${app}/settings/passkeys`);
+    await list.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('You have no passkey yet.').waitFor();
+    expect(await server.database.sql`select 1 from passkeys where user_id = ${team.user.id}`).toHaveLength(0);
+    const none = await server.auth.as(token).post('/auth/passkeys/verify-options');
+    expect(none.body).toEqual({ error: 'you have no passkey yet: add one in the settings', code: 'passkey_refused' });
     await context.close();
   }, 120_000);
 });
