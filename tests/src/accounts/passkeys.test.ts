@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
 import { Factories, startTestServer, type TestServer } from '../harness';
+import { SoftAuthenticator } from '../harness/soft-authenticator';
 
 /**
  * The passkey operations' refusals and bookkeeping. A passkey's registration, sign-in and
@@ -35,7 +37,70 @@ const assertion = (id: string) => ({
   clientExtensionResults: {},
 });
 
+type Options = { challenge: string; rp: { id: string }; user: { id: string } };
+const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Pay?', required: true }] };
+
 describe('passkeys', () => {
+  it('register once per challenge, sign in once per assertion, and confirm a risky answer', async () => {
+    const account = await f.account('owner');
+    const auth = server.auth.as(account.token);
+    const device = new SoftAuthenticator(server.deps.env.APP_URL);
+    const options = (await auth.post<Options>('/auth/passkeys/registration-options')).body;
+    const registration = device.register(options);
+    const created = await auth.post('/auth/passkeys', { response: registration, name: 'Soft key' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Soft key', transports: ['internal'], synced: false });
+    const again = await auth.post('/auth/passkeys', { response: registration });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: 'passkey_refused' });
+
+    const anyone = server.auth.as(null);
+    const signIn = (await anyone.post<{ challenge: string }>('/auth/passkeys/sign-in-options')).body;
+    const assertion = device.assert(signIn);
+    const grant = await anyone.post<{ token: string; user_id: string; org_id: string }>(
+      '/auth/passkeys/sign-in',
+      { response: assertion, org_id: account.org.id },
+    );
+    expect(grant.status).toBe(200);
+    expect(grant.body).toMatchObject({ user_id: account.user.id, org_id: account.org.id });
+    expect((await anyone.post('/auth/passkeys/sign-in', { response: assertion })).body).toMatchObject({
+      code: 'passkey_refused',
+    });
+
+    // A step-up on the first session: its challenge serves that session only.
+    const item = (
+      await server.resource
+        .as((await f.apiKey(account.org.id, account.user.id)).token)
+        .post<{ id: string }>('/api/items', {
+          title: 'Pay the invoice?',
+          form: YES_NO,
+          require_reauth: { method: 'passkey', within_minutes: 5 },
+        })
+    ).body;
+    const answer = () => server.resource.as(account.token).post<{ receipt: string }>(
+      `/api/items/${item.id}/answer`,
+      { values: { ok: true } },
+    );
+    expect((await answer()).body).toMatchObject({ code: 'reauth_required' });
+    const verifyOptions = (await auth.post<{ challenge: string }>('/auth/passkeys/verify-options')).body;
+    const stepUp = device.assert(verifyOptions);
+    const elsewhere = await server.auth.as(grant.body.token).post('/auth/passkeys/verify', { response: stepUp });
+    expect(elsewhere.body).toMatchObject({ code: 'passkey_refused' });
+    const confirming = device.assert(verifyOptions);
+    const confirmed = await auth.post<{ method: string; verified_at: string }>('/auth/passkeys/verify', {
+      response: confirming,
+    });
+    const replayed = await auth.post('/auth/passkeys/verify', { response: confirming });
+    expect(replayed.body).toMatchObject({ code: 'passkey_refused' });
+    expect(confirmed.body).toEqual({ method: 'passkey', verified_at: expect.any(String) });
+    const answered = await answer();
+    expect(answered.status).toBe(200);
+    expect(decodeJwt(answered.body.receipt)).toMatchObject({
+      amr: ['passkey'],
+      auth_time: Math.floor(Date.parse(confirmed.body.verified_at) / 1000),
+    });
+  });
+
   it('are managed only by their person, with a session', async () => {
     const alice = await personWithPasskey();
     expect((await alice.auth.get('/auth/passkeys')).body).toEqual([
