@@ -48,7 +48,8 @@ export const appContract = {
 };
 
 /** The authorization process's operations (/auth REST, /auth/trpc). */
-export const authContract = { accounts: { ...accountsProcedures, ...invitationAccountProcedures, ...passkeyProcedures },
+export const authContract = {
+  accounts: { ...accountsProcedures, ...invitationAccountProcedures, ...passkeyProcedures },
 };
 
 type ContractTree = { [key: string]: ProcedureContract | ContractTree };

@@ -23,5 +23,9 @@ export const passkeyProcedures = {
   passkeySignInOptions: mutation({ meta: passkeyMeta.signInOptions, output: ZWebAuthnOptions }),
   passkeySignIn: mutation({ meta: passkeyMeta.signIn, input: ZPasskeySignInInput, output: ZSessionGrant }),
   passkeyVerifyOptions: mutation({ meta: passkeyMeta.verifyOptions, output: ZWebAuthnOptions }),
-  verifyPasskey: mutation({ meta: passkeyMeta.verify, input: ZPasskeyVerifyInput, output: ZSessionVerification }),
+  verifyPasskey: mutation({
+    meta: passkeyMeta.verify,
+    input: ZPasskeyVerifyInput,
+    output: ZSessionVerification,
+  }),
 };

@@ -6,7 +6,9 @@ export const ZPasskey = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    transports: z.array(z.string()).describe('How the browser reaches the authenticator (internal, usb, hybrid…)'),
+    transports: z
+      .array(z.string())
+      .describe('How the browser reaches the authenticator (internal, usb, hybrid…)'),
     synced: z.boolean().describe('A multi-device passkey (kept by a password manager or platform account)'),
     created_at: z.string(),
     last_used_at: z.string().nullable(),
@@ -44,14 +46,19 @@ export const ZRenamePasskeyInput = z.strictObject({ id: z.uuid(), name: ZPasskey
 export const ZPasskeyId = z.strictObject({ id: z.uuid() });
 export const ZPasskeySignInInput = z.strictObject({
   response: ZWebAuthnResponse,
-  org_id: z.uuid().optional().describe('The organization to sign in to, when a member (else the personal workspace)'),
+  org_id: z
+    .uuid()
+    .optional()
+    .describe('The organization to sign in to, when a member (else the personal workspace)'),
 });
 export const ZPasskeyVerifyInput = z.strictObject({ response: ZWebAuthnResponse });
 
 /** A fresh proof of presence on the current session (step-up before a risky answer). */
 export const ZSessionVerification = z
   .object({
-    method: z.string().describe('How the person last proved presence on this session: passkey, magic_link, …'),
+    method: z
+      .string()
+      .describe('How the person last proved presence on this session: passkey, magic_link, …'),
     verified_at: z.string(),
   })
   .meta({ id: 'SessionVerification' });
@@ -61,7 +68,9 @@ export const ZDeletedPasskey = z.object({ id: z.uuid(), deleted: z.literal(true)
 const tags = ['passkeys'];
 const protect = true;
 export const passkeyMeta = {
-  list: { openapi: { method: 'GET', path: '/passkeys', protect, tags, summary: "The signed-in person's passkeys" } },
+  list: {
+    openapi: { method: 'GET', path: '/passkeys', protect, tags, summary: "The signed-in person's passkeys" },
+  },
   registrationOptions: {
     openapi: {
       method: 'POST',

@@ -17,7 +17,9 @@ export const ZChannel = z
     mode: z.enum(channelModes),
     description: z.string(),
     escalation: ZEscalation.describe('The escalation policy of its items that name none'),
-    require_reauth: ZRequireReauth.nullable().describe('The fresh verification its items require when they name none'),
+    require_reauth: ZRequireReauth.nullable().describe(
+      'The fresh verification its items require when they name none',
+    ),
     created_at: z.string(),
   })
   .meta({ id: 'Channel' });

@@ -22,4 +22,3 @@ export const ZRequireReauth = z
   })
   .meta({ id: 'RequireReauth' });
 export type RequireReauth = z.output<typeof ZRequireReauth>;
-

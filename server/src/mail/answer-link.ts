@@ -26,7 +26,8 @@ export type LinkPage =
   | { kind: 'unsubscribed'; orgName: string };
 
 /** What a mail's link says of a decision that needs a fresh verification (`require_reauth`). */
-const STEP_UP_REASON = 'This decision must be confirmed in Beckon, with your passkey or a fresh sign-in: answer it on its page.';
+const STEP_UP_REASON =
+  'This decision must be confirmed in Beckon, with your passkey or a fresh sign-in: answer it on its page.';
 
 type Checked =
   | { page: LinkPage }

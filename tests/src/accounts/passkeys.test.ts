@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pruneExpired } from '@beckon/server/jobs/prune-expired';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
 import { SoftAuthenticator } from '../harness/soft-authenticator';
 
@@ -77,14 +77,16 @@ describe('passkeys', () => {
           require_reauth: { method: 'passkey', within_minutes: 5 },
         })
     ).body;
-    const answer = () => server.resource.as(account.token).post<{ receipt: string }>(
-      `/api/items/${item.id}/answer`,
-      { values: { ok: true } },
-    );
+    const answer = () =>
+      server.resource
+        .as(account.token)
+        .post<{ receipt: string }>(`/api/items/${item.id}/answer`, { values: { ok: true } });
     expect((await answer()).body).toMatchObject({ code: 'reauth_required' });
     const verifyOptions = (await auth.post<{ challenge: string }>('/auth/passkeys/verify-options')).body;
     const stepUp = device.assert(verifyOptions);
-    const elsewhere = await server.auth.as(grant.body.token).post('/auth/passkeys/verify', { response: stepUp });
+    const elsewhere = await server.auth
+      .as(grant.body.token)
+      .post('/auth/passkeys/verify', { response: stepUp });
     expect(elsewhere.body).toMatchObject({ code: 'passkey_refused' });
     const confirming = device.assert(verifyOptions);
     const confirmed = await auth.post<{ method: string; verified_at: string }>('/auth/passkeys/verify', {
@@ -150,7 +152,9 @@ describe('passkeys', () => {
       userVerification: 'required',
     });
     const signIn = await server.auth.as(null).post<{ challenge: string }>('/auth/passkeys/sign-in-options');
-    const stored = await server.database.sql<{ purpose: string; session_id: string | null; minutes: number }[]>`
+    const stored = await server.database.sql<
+      { purpose: string; session_id: string | null; minutes: number }[]
+    >`
       select purpose, session_id, (extract(epoch from expires_at - created_at) / 60)::int as minutes
         from webauthn_challenges where challenge in ${server.database.sql([registration.body.challenge, signIn.body.challenge])}
        order by purpose`;
@@ -168,7 +172,9 @@ describe('passkeys', () => {
   });
 
   it('refuse an assertion of an unknown passkey, and a registration that does not verify', async () => {
-    const unknown = await server.auth.as(null).post('/auth/passkeys/sign-in', { response: assertion('bm9uZQ') });
+    const unknown = await server.auth
+      .as(null)
+      .post('/auth/passkeys/sign-in', { response: assertion('bm9uZQ') });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ error: 'unknown passkey', code: 'passkey_refused' });
 

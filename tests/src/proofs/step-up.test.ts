@@ -171,7 +171,10 @@ describe('answering it elsewhere points to its page', () => {
     const found = buttons(message.params.blocks);
     expect(Object.keys(found)).toEqual(['Answer in Beckon']);
 
-    const forged = { action_id: 'beckon.answer.0', value: JSON.stringify({ item: item.id, values: { ok: true } }) };
+    const forged = {
+      action_id: 'beckon.answer.0',
+      value: JSON.stringify({ item: item.id, values: { ok: true } }),
+    };
     expect((await interact(server, click(TEAM.id, 'UOWNER', 'CRISK', forged))).status).toBe(200);
     const told = await fake.waitForMention('chat.postEphemeral', item.id);
     expect(told.params.text).toBe(

@@ -28,7 +28,10 @@ afterAll(async () => {
   await server?.close();
 }, 150_000);
 
-const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Release the payment?', required: true }] };
+const YES_NO = {
+  id: 'f',
+  fields: [{ id: 'ok', type: 'yesno', label: 'Release the payment?', required: true }],
+};
 
 /** A virtual authenticator attached to the page, as a phone or laptop with a screen lock. */
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
@@ -120,14 +123,19 @@ describe('passkeys', () => {
     ).body;
     await server.database.sql`
       update sessions set created_at = now() - interval '10 minutes' where id = ${session!.id}`;
-    const refused = await server.resource.as(token).post(`/api/items/${item.id}/answer`, { values: { ok: true } });
+    const refused = await server.resource
+      .as(token)
+      .post(`/api/items/${item.id}/answer`, { values: { ok: true } });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'reauth_required' });
     const before = await signCount(authenticator);
 
     // In the dashboard: the page says so, and submitting asks for the passkey first.
     await page.goto(`${app}/items/${item.id}`);
-    await page.getByRole('note', { name: 'Verification required' }).getByText(/needs your passkey/).waitFor();
+    await page
+      .getByRole('note', { name: 'Verification required' })
+      .getByText(/needs your passkey/)
+      .waitFor();
     await page.getByRole('radio', { name: 'Yes' }).click();
     await page.getByRole('button', { name: 'Submit answer' }).click();
     let answered: { status: string; receipt: string | null } | undefined;
@@ -154,7 +162,10 @@ describe('passkeys', () => {
     await page.getByText('You have no passkey yet.').waitFor();
     expect(await server.database.sql`select 1 from passkeys where user_id = ${team.user.id}`).toHaveLength(0);
     const none = await server.auth.as(token).post('/auth/passkeys/verify-options');
-    expect(none.body).toEqual({ error: 'you have no passkey yet: add one in the settings', code: 'passkey_refused' });
+    expect(none.body).toEqual({
+      error: 'you have no passkey yet: add one in the settings',
+      code: 'passkey_refused',
+    });
     await context.close();
   }, 120_000);
 });

@@ -21,7 +21,9 @@ export async function channelName(sql: Queryable, orgId: string, channelId: stri
 /** An item's channel: its name and the defaults of its items (escalation, require_reauth; one query); a foreign id is a 400. */
 export async function channelOf(sql: Queryable, orgId: string, channelId: string | null | undefined) {
   if (!channelId) return null;
-  const [channel] = await sql<{ name: string; escalation: Escalation; require_reauth: RequireReauth | null }[]>`
+  const [channel] = await sql<
+    { name: string; escalation: Escalation; require_reauth: RequireReauth | null }[]
+  >`
     select name, escalation, require_reauth from channels where id = ${channelId} and org_id = ${orgId}`;
   if (!channel) throw AppError.invalid({ channel_id: 'unknown channel' });
   return channel;

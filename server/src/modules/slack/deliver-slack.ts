@@ -4,9 +4,9 @@ import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { itemPageUrl } from '../../mail/item-mail';
 import { enqueueJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
+import { itemPageUrl } from '../../mail/item-mail';
 import { findItem } from '../items/item-queries';
 import { itemView } from '../items/item-view';
 import { orgBot } from './connection.service';
@@ -96,7 +96,6 @@ async function loadItem(deps: Deps, orgId: string, itemId: string) {
   });
   return row ? itemView(row) : null;
 }
-
 
 /**
  * `slack_post_item`: posts a new item to one routed Slack channel and remembers the message, so

@@ -1,3 +1,4 @@
+import type { WebAuthnResponse } from '@beckon/contracts/accounts/passkeys.contract';
 import {
   browserSupportsWebAuthn,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -5,7 +6,6 @@ import {
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
-import type { WebAuthnResponse } from '@beckon/contracts/accounts/passkeys.contract';
 import { authClient } from '../../lib/trpc';
 
 /** The browser's answer as the API takes it (the library's JSON types are interfaces, not records). */

@@ -14,9 +14,15 @@ const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateSty
 function PasskeyRow({ passkey }: { passkey: Passkey }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: authTrpc.accounts.listPasskeys.queryKey() });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: authTrpc.accounts.listPasskeys.queryKey() });
   const rename = useMutation(
-    authTrpc.accounts.renamePasskey.mutationOptions({ onSuccess: () => (setName(null), refresh()) }),
+    authTrpc.accounts.renamePasskey.mutationOptions({
+      onSuccess: () => {
+        setName(null);
+        return refresh();
+      },
+    }),
   );
   const remove = useMutation(authTrpc.accounts.deletePasskey.mutationOptions({ onSuccess: refresh }));
   const save = (event: FormEvent) => {
@@ -85,8 +91,8 @@ export function PasskeysPanel() {
         Passkeys
       </h2>
       <p className="text-sm text-gray-800">
-        Sign in with your device's screen lock or security key instead of an emailed link. Decisions
-        that need a fresh verification ask for one of these.
+        Sign in with your device's screen lock or security key instead of an emailed link. Decisions that need
+        a fresh verification ask for one of these.
       </p>
       {list.isPending ? (
         <Loading />
@@ -102,8 +108,18 @@ export function PasskeysPanel() {
         </ul>
       )}
       {passkeysSupported() ? (
-        <form noValidate onSubmit={submit} aria-label="Add a passkey" className="flex flex-wrap items-end gap-2">
-          <TextField label="Name of the new passkey" value={name} onChange={setName} placeholder="Work laptop" />
+        <form
+          noValidate
+          onSubmit={submit}
+          aria-label="Add a passkey"
+          className="flex flex-wrap items-end gap-2"
+        >
+          <TextField
+            label="Name of the new passkey"
+            value={name}
+            onChange={setName}
+            placeholder="Work laptop"
+          />
           <Button type="submit" variant="primary" disabled={add.isPending}>
             {add.isPending ? 'Waiting for your device…' : 'Add a passkey'}
           </Button>

@@ -16,9 +16,10 @@ export const passkeysRouter = router({
   listPasskeys: implement(sessionProcedure, passkeyProcedures.listPasskeys).query(({ ctx }) =>
     listPasskeys(ctx.deps, ctx.identity),
   ),
-  passkeyRegistrationOptions: implement(sessionProcedure, passkeyProcedures.passkeyRegistrationOptions).mutation(
-    ({ ctx }) => passkeyRegistrationOptions(ctx.deps, ctx.identity),
-  ),
+  passkeyRegistrationOptions: implement(
+    sessionProcedure,
+    passkeyProcedures.passkeyRegistrationOptions,
+  ).mutation(({ ctx }) => passkeyRegistrationOptions(ctx.deps, ctx.identity)),
   registerPasskey: implement(sessionProcedure, passkeyProcedures.registerPasskey).mutation(({ ctx, input }) =>
     registerPasskey(ctx.deps, ctx.identity, input),
   ),
@@ -28,14 +29,14 @@ export const passkeysRouter = router({
   deletePasskey: implement(sessionProcedure, passkeyProcedures.deletePasskey).mutation(({ ctx, input }) =>
     deletePasskey(ctx.deps, ctx.identity, input.id),
   ),
-  passkeySignInOptions: implement(publicProcedure, passkeyProcedures.passkeySignInOptions).mutation(({ ctx }) =>
-    passkeySignInOptions(ctx.deps),
+  passkeySignInOptions: implement(publicProcedure, passkeyProcedures.passkeySignInOptions).mutation(
+    ({ ctx }) => passkeySignInOptions(ctx.deps),
   ),
   passkeySignIn: implement(publicProcedure, passkeyProcedures.passkeySignIn).mutation(({ ctx, input }) =>
     passkeySignIn(ctx.deps, input),
   ),
-  passkeyVerifyOptions: implement(sessionProcedure, passkeyProcedures.passkeyVerifyOptions).mutation(({ ctx }) =>
-    passkeyVerifyOptions(ctx.deps, ctx.identity),
+  passkeyVerifyOptions: implement(sessionProcedure, passkeyProcedures.passkeyVerifyOptions).mutation(
+    ({ ctx }) => passkeyVerifyOptions(ctx.deps, ctx.identity),
   ),
   verifyPasskey: implement(sessionProcedure, passkeyProcedures.verifyPasskey).mutation(({ ctx, input }) =>
     verifyPasskey(ctx.deps, ctx.identity, input),
