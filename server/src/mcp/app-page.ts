@@ -89,7 +89,8 @@ function render(note, isError) {
     if (item.response) root.append(el('p', { textContent: 'Answer: ' + JSON.stringify(item.response.values || item.response) }));
     return;
   }
-  if (fields.length === 0 || !fields.every((field) => RENDERABLE.includes(field.type))) {
+  // An answer that needs a fresh verification (require_reauth) is given on Beckon's page.
+  if (item.require_reauth || fields.length === 0 || !fields.every((field) => RENDERABLE.includes(field.type))) {
     root.append(pageLink('Open the question in Beckon'));
     return;
   }
