@@ -77,7 +77,7 @@ export const privacyMeta = {
       path: '/admin/users/{user_id}/erase',
       protect,
       tags,
-      summary: 'Erase a member (org.manage and users.remove)',
+      summary: 'Erase a member (users.remove)',
       description:
         'As the person’s own erasure. Refused (409) for a person who also belongs to another organization than this one and their personal workspace, and for the only Owner.',
     },

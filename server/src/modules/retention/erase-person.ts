@@ -1,4 +1,3 @@
-import { can } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import { fenceCaches } from '../../caches/fence';
@@ -91,12 +90,11 @@ export async function eraseMe(deps: Deps, identity: Identity, input: { confirm: 
 }
 
 /**
- * POST /api/admin/users/:user_id/erase (org.manage, users.remove): a member of this organization
+ * POST /api/admin/users/:user_id/erase (users.remove): a member of this organization
  * who belongs to no other (their personal workspace aside): a person in several organizations
  * is not one organization's to erase.
  */
 export async function eraseMember(deps: Deps, identity: Identity, userId: string) {
-  if (!can(identity.permissions, 'users.remove')) throw AppError.permissionDenied('users.remove');
   const erasedAt = await deps.sql.begin(async (tx) => {
     const rows = await tx<{ org_id: string; is_personal: boolean; permissions: string[] }[]>`
       select m.org_id, o.is_personal, r.permissions

@@ -26,7 +26,7 @@ export const retentionRouter = router({
   exportMember: implement(permissionProcedure('org.manage'), retentionProcedures.exportMember).query(
     ({ ctx, input }) => exportMember(ctx.deps, ctx.identity, input.user_id),
   ),
-  eraseMember: implement(permissionProcedure('org.manage'), retentionProcedures.eraseMember).mutation(
+  eraseMember: implement(permissionProcedure('users.remove'), retentionProcedures.eraseMember).mutation(
     ({ ctx, input }) => eraseMember(ctx.deps, ctx.identity, input.user_id),
   ),
 });
