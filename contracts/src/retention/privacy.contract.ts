@@ -19,14 +19,28 @@ const ZExportedItem = z.object({
 export const ZPersonExport = z
   .object({
     exported_at: z.string(),
-    profile: z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable(), created_at: z.string() }),
+    profile: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string().nullable(),
+      created_at: z.string(),
+    }),
     memberships: z.array(z.object({ org_id: z.uuid(), org_name: z.string(), role: z.string() })),
     items_created: z.array(ZExportedItem).describe('Items the person created'),
     items_answered: z.array(ZExportedItem).describe('Items the person answered (or took part in approving)'),
     answers: z
-      .array(z.object({ item_id: z.uuid(), values: z.unknown(), approves: z.boolean().nullable(), at: z.string() }))
+      .array(
+        z.object({
+          item_id: z.uuid(),
+          values: z.unknown(),
+          approves: z.boolean().nullable(),
+          at: z.string(),
+        }),
+      )
       .describe('Every answer the person gave, oldest first'),
-    comments: z.array(z.object({ id: z.uuid(), item_id: z.uuid(), body: z.string(), created_at: z.string() })),
+    comments: z.array(
+      z.object({ id: z.uuid(), item_id: z.uuid(), body: z.string(), created_at: z.string() }),
+    ),
   })
   .meta({ id: 'PersonExport' });
 export type PersonExport = z.infer<typeof ZPersonExport>;
@@ -35,9 +49,7 @@ export const ZEraseMeInput = z.strictObject({
   confirm: z.string().max(320).describe('The person’s email address, typed again'),
 });
 
-export const ZErasure = z
-  .object({ user_id: z.uuid(), erased_at: z.string() })
-  .meta({ id: 'Erasure' });
+export const ZErasure = z.object({ user_id: z.uuid(), erased_at: z.string() }).meta({ id: 'Erasure' });
 
 const tags = ['privacy'];
 const protect = true;

@@ -47,4 +47,3 @@ export async function pruneExpired(
   await run('email_link_uses', sql`delete from email_link_uses where expires_at < now() - interval '1 day'`);
   return counts;
 }
-

@@ -1,9 +1,9 @@
 import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { escalateItem } from '../modules/items/escalation';
+import { deliverPushTask } from '../modules/push/deliver-push';
 import { applyRetention } from '../modules/retention/apply-retention';
 import { deleteOrganization } from '../modules/retention/org-deletion';
-import { deliverPushTask } from '../modules/push/deliver-push';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { requestContext } from '../request-context';
 import { deliverCallback } from './deliver-callback';

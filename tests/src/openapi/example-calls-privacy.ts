@@ -25,5 +25,7 @@ export async function privacy({ server, record }: Walk, owner: HttpClient, orgId
 
   // Another organization, deleted by its Owner.
   const sandbox = await factories.account('owner');
-  await call(server.resource.as(sandbox.token), 'POST /admin/org/delete', { body: { confirm: sandbox.org.slug } });
+  await call(server.resource.as(sandbox.token), 'POST /admin/org/delete', {
+    body: { confirm: sandbox.org.slug },
+  });
 }

@@ -36,7 +36,9 @@ describe('a backup with pg_dump', () => {
     const owner = server.resource.as(account.token);
     const titles: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const item = (await owner.post<{ id: string; title: string }>('/api/items', { title: `backed up ${i}` })).body;
+      const item = (
+        await owner.post<{ id: string; title: string }>('/api/items', { title: `backed up ${i}` })
+      ).body;
       await owner.post(`/api/items/${item.id}/comments`, { body: `comment ${i}` });
       titles.push(item.title);
     }
@@ -49,7 +51,13 @@ describe('a backup with pg_dump', () => {
     await tool(cluster, 'pg_dump', ['--format=custom', '--file', file, cluster.url('beckon')]);
     expect((await stat(file)).size).toBeGreaterThan(0);
     await ensureDatabase(cluster.url('postgres'), 'beckon_restored');
-    await tool(cluster, 'pg_restore', ['--no-owner', '--exit-on-error', '--dbname', cluster.url('beckon_restored'), file]);
+    await tool(cluster, 'pg_restore', [
+      '--no-owner',
+      '--exit-on-error',
+      '--dbname',
+      cluster.url('beckon_restored'),
+      file,
+    ]);
 
     const restored = await database('beckon_restored');
     const again = await startTestServer({ database: restored, worker: true });

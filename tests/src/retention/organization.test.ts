@@ -87,8 +87,9 @@ describe('deleting an organization', () => {
       code: 'permission_denied',
       required: 'org.delete',
     });
-    expect((await server.resource.as(key.token).post('/api/admin/org/delete', { confirm: org.slug })).body)
-      .toMatchObject({ code: 'session_required' });
+    expect(
+      (await server.resource.as(key.token).post('/api/admin/org/delete', { confirm: org.slug })).body,
+    ).toMatchObject({ code: 'session_required' });
     expect((await owner.post('/api/admin/org/delete', { confirm: 'not-the-slug' })).body).toEqual({
       error: 'confirm must repeat the organization’s slug',
       code: 'confirmation_mismatch',
@@ -108,11 +109,20 @@ describe('deleting an organization', () => {
         join graphile_worker._private_tasks t on t.id = j.task_id
        where t.identifier = 'delete_organization' and j.key = ${`delete_organization:${org.id}`}`;
     expect(job?.payload.org_id).toBe(org.id);
-    const files = await sql<{ storage_key: string }[]>`select storage_key from attachments where org_id = ${org.id}`;
+    const files = await sql<
+      { storage_key: string }[]
+    >`select storage_key from attachments where org_id = ${org.id}`;
     const removed = await deleteOrganization(server.deps, { org_id: org.id });
     expect(removed).toMatchObject({ items: 5, comments: 5, attachments: 1, files: 1 });
     expect(removed.audit_entries).toBeGreaterThan(10);
-    for (const table of ['organizations', 'items', 'audit_entries', 'memberships', 'events', 'retention_policies']) {
+    for (const table of [
+      'organizations',
+      'items',
+      'audit_entries',
+      'memberships',
+      'events',
+      'retention_policies',
+    ]) {
       const column = table === 'organizations' ? 'id' : 'org_id';
       const rows = await sql`select 1 from ${sql(table)} where ${sql(column)} = ${org.id}`;
       expect(rows.length, table).toBe(0);

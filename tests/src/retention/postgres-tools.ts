@@ -47,9 +47,27 @@ export async function startCluster(port: number): Promise<Cluster> {
   await chmod(dir, 0o755);
   if (userInfo().uid === 0) await chown(dir, ...(await postgresIds()));
   const data = path.join(dir, 'data');
-  await asPostgres(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  await asPostgres(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
-  await asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  await asPostgres(path.join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-o',
+    options,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    'start',
+  ]);
   return {
     bin,
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,

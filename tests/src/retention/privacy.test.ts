@@ -70,7 +70,9 @@ describe('a person’s data export', () => {
     expect(data.profile).toMatchObject({ id: user.id, email, name });
     expect(data.memberships.map((m) => m.org_id)).toContain(team.org.id);
     expect(data.items_created.map((i) => i.id)).toEqual([own.id]);
-    expect(data.items_answered).toMatchObject([{ id: asked.id, status: 'answered', answered_by: { id: user.id } }]);
+    expect(data.items_answered).toMatchObject([
+      { id: asked.id, status: 'answered', answered_by: { id: user.id } },
+    ]);
     expect(data.answers).toMatchObject([{ item_id: asked.id, values: { approve: true } }]);
     expect(data.comments).toMatchObject([{ item_id: asked.id, body: 'shipped it' }]);
 
@@ -105,7 +107,9 @@ describe('erasure', () => {
     expect((await team.owner.post(`/api/admin/users/${stranger.user.id}/erase`)).status).toBe(404);
     expect((await api.post(`/api/admin/users/${team.user.id}/erase`)).status).toBe(403);
 
-    const res = await team.owner.post<{ user_id: string; erased_at: string }>(`/api/admin/users/${user.id}/erase`);
+    const res = await team.owner.post<{ user_id: string; erased_at: string }>(
+      `/api/admin/users/${user.id}/erase`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.user_id).toBe(user.id);
 
@@ -120,13 +124,16 @@ describe('erasure', () => {
       expect(rows.length, table).toBe(0);
     }
     // The answer stands, by the same id, which now names the pseudonym.
-    const item = (await team.owner.get<{ response: unknown; answered_by: unknown; names: Record<string, string> }>(
-      `/api/items/${asked.id}`,
-    )).body;
+    const item = (
+      await team.owner.get<{ response: unknown; answered_by: unknown; names: Record<string, string> }>(
+        `/api/items/${asked.id}`,
+      )
+    ).body;
     expect(item).toMatchObject({ response: { approve: true }, answered_by: { type: 'user', id: user.id } });
     expect(item.names[user.id]).toBe('Erased person');
-    const comments = (await team.owner.get<{ body: string; actor_id: string }[]>(`/api/items/${asked.id}/comments`))
-      .body;
+    const comments = (
+      await team.owner.get<{ body: string; actor_id: string }[]>(`/api/items/${asked.id}/comments`)
+    ).body;
     expect(comments).toMatchObject([{ body: 'shipped it', actor_id: user.id }]);
     // Audit rows are untouched: the chain verifies, and the erasure is on it.
     expect(await verify(team.owner)).toMatchObject({ valid: true, broken: null });

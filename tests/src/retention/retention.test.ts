@@ -52,7 +52,12 @@ describe('the retention policy', () => {
     });
     const set = await owner.put('/api/admin/retention', { items_days: 90, comments_days: 30, audit_days: 7 });
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ items_days: 90, comments_days: 30, audit_days: 7, archived_items_days: null });
+    expect(set.body).toMatchObject({
+      items_days: 90,
+      comments_days: 30,
+      audit_days: 7,
+      archived_items_days: null,
+    });
     // Setting again replaces every period: one left out is kept forever.
     expect((await owner.put('/api/admin/retention', { items_days: 60 })).body).toMatchObject({
       items_days: 60,
@@ -107,7 +112,9 @@ describe('the apply_retention job', () => {
 
     // Closed items past 90 days went (5 dismissed + 1 archived past 10 days + the other archived
     // one, also past 90); the open one and the fresh one stay.
-    const left = await sql<{ title: string }[]>`select title from items where org_id = ${org.id} order by title`;
+    const left = await sql<
+      { title: string }[]
+    >`select title from items where org_id = ${org.id} order by title`;
     expect(left.map((r) => r.title)).toEqual(['fresh', 'still open']);
     expect(report.removed).toMatchObject({ archived_items: 1, items: 6 });
     const batches = await sql<{ tbl: string; n: number }[]>`
@@ -123,8 +130,9 @@ describe('the apply_retention job', () => {
     expect(after.anchor.seq).toBe(8);
     const ofRemovedItem = await sql`select 1 from audit_entries where item_id = ${old[4]!}`;
     expect(ofRemovedItem.length).toBe(3);
-    const last = (await owner.get<{ entries: { action: string; actor_type: string; data: unknown }[] }>('/api/audit'))
-      .body.entries[0];
+    const last = (
+      await owner.get<{ entries: { action: string; actor_type: string; data: unknown }[] }>('/api/audit')
+    ).body.entries[0];
     expect(last).toMatchObject({
       action: 'retention.apply',
       actor_type: 'system',
@@ -137,7 +145,7 @@ describe('the apply_retention job', () => {
   });
 
   it('goes by the service clock: comments and attachments (with their files) past their period', async () => {
-    const { owner, org } = await factories.team(server.resource);
+    const { owner } = await factories.team(server.resource);
     const item = (await owner.post<{ id: string }>('/api/items', { title: 'with files' })).body;
     await owner.post(`/api/items/${item.id}/comments`, { body: 'early' });
     const file = await owner.post<{ id: string }>(`/api/items/${item.id}/attachments`, {

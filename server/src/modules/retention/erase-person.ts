@@ -3,8 +3,8 @@ import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { recordAudit } from '../audit/audit.service';
 import { requireHolding } from '../admin/members.service';
+import { recordAudit } from '../audit/audit.service';
 import { closeOrganization } from './org-deletion';
 
 /** The name an erased person goes by: their answers and comments stay, under it. */
@@ -59,7 +59,13 @@ export async function erasePerson(tx: Queryable, userId: string, by: Actor, now:
      where m.user_id = ${userId}`;
   for (const org of orgs) {
     if (org.is_personal) await closeOrganization(tx, org.org_id, now);
-    else await recordAudit(tx, { orgId: org.org_id, action: 'person.erase', actor: by, data: { user_id: userId } });
+    else
+      await recordAudit(tx, {
+        orgId: org.org_id,
+        action: 'person.erase',
+        actor: by,
+        data: { user_id: userId },
+      });
   }
   for (const ref of await referencesToUsers(tx)) {
     if (ref.action === 'c') await tx`delete from ${tx(ref.table)} where ${tx(ref.column)} = ${userId}`;
@@ -74,7 +80,10 @@ export async function erasePerson(tx: Queryable, userId: string, by: Actor, now:
   return now;
 }
 
-const erasureOf = (userId: string, erasedAt: Date) => ({ user_id: userId, erased_at: erasedAt.toISOString() });
+const erasureOf = (userId: string, erasedAt: Date) => ({
+  user_id: userId,
+  erased_at: erasedAt.toISOString(),
+});
 
 /** POST /api/me/erase: the signed-in person, who repeats their email address. */
 export async function eraseMe(deps: Deps, identity: Identity, input: { confirm: string }) {

@@ -34,10 +34,16 @@ export async function requestOrgDeletion(deps: Deps, identity: Identity, input: 
        where id = ${identity.orgId} and deletion_requested_at is null for update`;
     if (!org) throw AppError.notFound();
     if (org.is_personal) {
-      throw AppError.conflict('personal_workspace_kept', 'a personal workspace is deleted with its person only');
+      throw AppError.conflict(
+        'personal_workspace_kept',
+        'a personal workspace is deleted with its person only',
+      );
     }
     if (input.confirm !== org.slug) {
-      throw AppError.validationFailedWith('confirmation_mismatch', 'confirm must repeat the organization’s slug');
+      throw AppError.validationFailedWith(
+        'confirmation_mismatch',
+        'confirm must repeat the organization’s slug',
+      );
     }
     await recordOrgChange(tx, identity, 'org.delete', { slug: org.slug });
     return closeOrganization(tx, identity.orgId, deps.clock());
@@ -74,7 +80,8 @@ const LARGE_TABLES = [
 export async function deleteOrganization(deps: Deps, payload: unknown): Promise<Record<string, number>> {
   const { org_id: orgId } = z.object(JOB_TASKS.delete_organization.shape).parse(payload);
   const { sql } = deps;
-  const [org] = await sql`select 1 from organizations where id = ${orgId} and deletion_requested_at is not null`;
+  const [org] =
+    await sql`select 1 from organizations where id = ${orgId} and deletion_requested_at is not null`;
   if (!org) return {};
   const removed: Record<string, number> = {};
   for (const table of LARGE_TABLES) {

@@ -89,7 +89,11 @@ function answersOf(item: ItemRow, userId: string): PersonExport['answers'] {
 export async function exportMe(deps: Deps, identity: Identity): Promise<PersonExport> {
   const rows = await deps.sql<{ org_id: string }[]>`
     select org_id from memberships where user_id = ${identity.userId}`;
-  return personExport(deps.sql, identity.userId, rows.map((r) => r.org_id));
+  return personExport(
+    deps.sql,
+    identity.userId,
+    rows.map((r) => r.org_id),
+  );
 }
 
 /** GET /api/admin/users/:user_id/export (org.manage): a member, in this organization only. */

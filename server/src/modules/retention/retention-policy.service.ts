@@ -40,7 +40,9 @@ export async function putRetention(
   identity: Identity,
   input: PutRetentionInput,
 ): Promise<RetentionPolicyView> {
-  const periods = Object.fromEntries(RETENTION_FIELDS.map((field) => [field, input[field] ?? null])) as Periods;
+  const periods = Object.fromEntries(
+    RETENTION_FIELDS.map((field) => [field, input[field] ?? null]),
+  ) as Periods;
   return deps.sql.begin(async (tx) => {
     const { plan_audit_days: planDays } = await readPolicy(tx, identity.orgId);
     if (periods.audit_days !== null && periods.audit_days > planDays) {

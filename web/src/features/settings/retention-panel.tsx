@@ -53,8 +53,8 @@ function RetentionForm({ policy }: { policy: Policy }) {
     <section className={cardClass} aria-label="Data retention">
       <h2 className="text-base font-semibold text-gray-900">Data retention</h2>
       <p className="text-sm text-gray-800">
-        Data past its period is removed hourly. Leave a period empty to keep that data forever; open items
-        are kept until they close. The audit log is kept at most {policy.plan_audit_days} days on this plan.
+        Data past its period is removed hourly. Leave a period empty to keep that data forever; open items are
+        kept until they close. The audit log is kept at most {policy.plan_audit_days} days on this plan.
       </p>
       <form noValidate onSubmit={submit} className="space-y-3">
         <div className="grid gap-3 sm:grid-cols-2">
