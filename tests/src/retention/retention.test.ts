@@ -103,10 +103,18 @@ describe('the apply_retention job', () => {
     await sql`update audit_entries set created_at = created_at - interval '100 days'
                where org_id = ${org.id} and seq <= 8`;
 
+    // Entries from before the chain (no seq) go by their date alone.
+    await sql`insert into audit_entries (org_id, action, actor_type, created_at) values
+                (${org.id}, 'item.create', 'agent', now() - interval '31 days'),
+                (${org.id}, 'item.answer', 'user', now() - interval '29 days')`;
+
     // Without a policy, only the audit entries past the plan's retention (30 days) go.
     await sql`delete from removed_batches`;
     const byPlan = await applyRetention(server.deps);
-    expect(byPlan.removed).toEqual({ audit_entries: 8 });
+    expect(byPlan.removed).toEqual({ audit_entries: 9 });
+    const unchained = await sql`select action from audit_entries where org_id = ${org.id} and seq is null`;
+    expect(unchained.map((r) => r.action)).toEqual(['item.answer']);
+    await sql`delete from audit_entries where org_id = ${org.id} and seq is null`;
     await owner.put('/api/admin/retention', { items_days: 90, archived_items_days: 10, audit_days: 30 });
     const report = await applyRetention(server.deps);
 
@@ -117,11 +125,12 @@ describe('the apply_retention job', () => {
     >`select title from items where org_id = ${org.id} order by title`;
     expect(left.map((r) => r.title)).toEqual(['fresh', 'still open']);
     expect(report.removed).toMatchObject({ archived_items: 1, items: 6 });
+    // Audit: the chain's start in batches of 3, the entry from before the chain, then this test's own delete.
     const batches = await sql<{ tbl: string; n: number }[]>`
       select tbl, n from removed_batches where org_id = ${org.id}`;
     expect(batches.filter((b) => b.tbl === 'items').map((b) => b.n)).toEqual([1, 3, 3]);
     expect(batches.every((b) => b.tbl !== 'audit_entries' || b.n <= BATCH)).toBe(true);
-    expect(batches.filter((b) => b.tbl === 'audit_entries').map((b) => b.n)).toEqual([3, 3, 2]);
+    expect(batches.filter((b) => b.tbl === 'audit_entries').map((b) => b.n)).toEqual([3, 3, 2, 1, 1]);
 
     // The audit entries of removed items are not removed with them; the old ones went by their
     // own period, the chain moved its anchor and verifies, and the run is on record.
