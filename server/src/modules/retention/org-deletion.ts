@@ -61,16 +61,11 @@ const rowsOf =
                  where ctid = any(array(select ctid from ${sql(table)} where org_id = ${orgId} limit ${limit}))`
     ).count;
 
-/** Its large tables, children before parents; the rest goes with the organization's row. */
-const LARGE_TABLES = [
-  'comments',
-  'attachments',
-  'push_queue',
-  'delivery_attempts',
-  'items',
-  'events',
-  'audit_entries',
-] as const;
+/**
+ * Its large tables (each indexed by organization), children before parents; what hangs off an
+ * item (push entries, deliveries of it) goes with it, the rest with the organization's row.
+ */
+const LARGE_TABLES = ['comments', 'attachments', 'delivery_attempts', 'items', 'events', 'audit_entries'] as const;
 
 /**
  * The delete_organization job: every row of a closed organization, in batches, then the
