@@ -65,7 +65,14 @@ const rowsOf =
  * Its large tables (each indexed by organization), children before parents; what hangs off an
  * item (push entries, deliveries of it) goes with it, the rest with the organization's row.
  */
-const LARGE_TABLES = ['comments', 'attachments', 'delivery_attempts', 'items', 'events', 'audit_entries'] as const;
+const LARGE_TABLES = [
+  'comments',
+  'attachments',
+  'delivery_attempts',
+  'items',
+  'events',
+  'audit_entries',
+] as const;
 
 /**
  * The delete_organization job: every row of a closed organization, in batches, then the
