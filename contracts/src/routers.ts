@@ -18,6 +18,7 @@ import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
 import { receiptProcedures } from './receipts/procedures';
+import { retentionProcedures } from './retention/procedures';
 import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
@@ -45,6 +46,7 @@ export const appContract = {
   email: emailProcedures,
   slack: slackProcedures,
   gate: gateProcedures,
+  retention: retentionProcedures,
 };
 
 /** The authorization process's operations (/auth REST, /auth/trpc). */

@@ -15,6 +15,7 @@ import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { receiptsRouter } from './modules/receipts/router';
+import { retentionRouter } from './modules/retention/router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
@@ -44,6 +45,7 @@ export const appRouter = router({
   email: emailRouter,
   slack: slackRouter,
   gate: gateRouter,
+  retention: retentionRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -209,6 +209,8 @@ export const ZEnv = z
     MCP_TOOL_NAMES: z.enum(['auto', 'dotted', 'underscore']).default('auto'),
     /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
+    /** Rows one statement of the retention and deletion jobs removes: each is a short transaction. */
+    RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   })
   .superRefine((env, ctx) => {
     // Without mail, POST /auth/magic-link answers the sign-in token to the caller: fine on this

@@ -124,6 +124,8 @@ export const items = pgTable(
     index('items_search_idx').using('gin', t.search),
     index('items_assignee_keys_idx').using('gin', t.assigneeKeys),
     index('items_claimed_idx').on(t.orgId, t.claimedById).where(sql`${t.claimedById} is not null`),
+    // Retention (modules/retention): an organization's oldest items, comments, attachments.
+    index('items_org_created_idx').on(t.orgId, t.createdAt),
     index('items_deadline_idx')
       .on(t.deadlineAt)
       .where(sql`${t.status} = 'open' and ${t.deadlineAt} is not null`),
@@ -146,7 +148,10 @@ export const comments = pgTable(
     actorId: uuid('actor_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('comments_item_idx').on(t.itemId, t.id)],
+  (t) => [
+    index('comments_item_idx').on(t.itemId, t.id),
+    index('comments_org_created_idx').on(t.orgId, t.createdAt),
+  ],
 );
 
 export const attachments = pgTable(
@@ -170,6 +175,7 @@ export const attachments = pgTable(
     index('attachments_item_idx').on(t.itemId, t.id),
     // An organization's storage in use (its plan's quota) is summed from this index alone.
     index('attachments_org_size_idx').on(t.orgId, t.size),
+    index('attachments_org_created_idx').on(t.orgId, t.createdAt),
   ],
 );
 
@@ -180,7 +186,12 @@ export const auditEntries = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    /**
+     * The item it concerns, if any. Not a foreign key: the entry outlives its item (an item's
+     * retention period may be shorter than the audit's), and removing it with the item would cut
+     * the chain in the middle.
+     */
+    itemId: uuid('item_id'),
     action: text('action').notNull(),
     actorType: text('actor_type', { enum: actorTypes }).notNull(),
     actorId: uuid('actor_id'),

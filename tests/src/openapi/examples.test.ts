@@ -11,6 +11,7 @@ import {
 } from '../harness';
 import { APP, SIGNING_SECRET } from '../slack/setup';
 import { accounts, agentKey, gates, integrations, items, people, slack, type Walk } from './example-calls';
+import { privacy } from './example-calls-privacy';
 import { passkeys } from './passkey-calls';
 import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
@@ -68,6 +69,7 @@ describe('every documented operation, called as a new organization would', () =>
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
     await gates(walk, owner, bot);
+    await privacy(walk, owner, orgId);
 
     expect(record.missing('resource')).toEqual([]);
     expect(record.missing('auth')).toEqual([]);

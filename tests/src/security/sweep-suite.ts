@@ -86,7 +86,9 @@ export function sweepSuite(transport: Transport) {
       expect(new Set(all.map((t) => `${t.side} ${t.path}`)).size).toBe(all.length);
       const handWritten = all.filter((t) => !procedures.includes(t)).map((t) => t.route);
       expect(handWritten).toEqual(
-        transport === 'rest' ? ['/items/{id}/attachments/{aid}/download', '/audit/export'] : [],
+        transport === 'rest'
+          ? ['/items/{id}/attachments/{aid}/download', '/audit/export', '/admin/export']
+          : [],
       );
     });
 
@@ -136,6 +138,8 @@ export function sweepSuite(transport: Transport) {
         'push.updatePreferences',
         'email.settings',
         'slack.link',
+        'retention.exportMe',
+        'retention.eraseMe',
         'accounts.me',
         'accounts.logout',
         'accounts.listOrgs',

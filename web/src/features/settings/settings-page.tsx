@@ -8,6 +8,7 @@ import { PasskeysPanel } from '../passkeys/passkeys-panel';
 import { BillingPanel } from './billing-panel';
 import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
+import { RetentionPanel } from './retention-panel';
 
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
@@ -20,6 +21,7 @@ const SECTIONS = [
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
   { id: 'slack', label: 'Slack', permission: 'org.manage' },
+  { id: 'retention', label: 'Data retention', permission: 'org.manage' },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
@@ -38,6 +40,7 @@ const panels: Record<SettingsSection, () => ReactNode> = {
       <SlackPanel />
     </Suspense>
   ),
+  retention: () => <RetentionPanel />,
 };
 
 /** /settings/<section>: what the caller may see of the organization's settings, and their own. */
