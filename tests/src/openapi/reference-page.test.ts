@@ -30,7 +30,8 @@ describe('the API reference page in a browser', () => {
     ).body;
     const me = document.paths['/me']!.get!;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    // The page renders a few hundred operations: on a loaded machine that takes tens of seconds.
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const requested: string[] = [];
     const problems: string[] = [];
@@ -64,5 +65,5 @@ describe('the API reference page in a browser', () => {
     expect(requested).toContain(`${origin}/api/me`);
     await context.close();
     // Swagger UI renders every operation with its examples: slow on a loaded machine.
-  }, 90_000);
+  }, 180_000);
 });
