@@ -20,7 +20,9 @@ export async function handleUpdate(deps: Deps, config: TelegramConfig, orgId: st
   const start = message?.chat.type === 'private' && message.from ? START.exec(message.text ?? '') : null;
   if (message?.from && start?.[1]) {
     const reply = await linkAccount(deps, 'telegram', orgId, String(message.from.id), start[1]);
-    await bot.api.sendMessage(message.chat.id, reply);
+    await bot.api
+      .sendMessage(message.chat.id, reply)
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'telegram reply failed'));
     return;
   }
   const query = update.callback_query;
