@@ -44,7 +44,7 @@ export async function connectedApp(deps: Deps, identity: Identity) {
 const connectionView = (deps: Deps, row: ConnectionRow): DiscordConnectionView => ({
   application_id: row.application_id,
   application_name: row.application_name,
-  interactions_url: interactionsUrl(deps, row.org_id),
+  interactions_url: interactionsUrl(deps.env, row.org_id),
   connected_at: row.created_at.toISOString(),
 });
 

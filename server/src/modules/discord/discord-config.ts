@@ -1,4 +1,3 @@
-import type { Deps } from '../../deps';
 import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import { deriveKey } from '../chat/secret-box';
@@ -28,5 +27,4 @@ export function requireDiscord(deps: { discord: DiscordConfig | null }): Discord
 }
 
 /** The Interactions Endpoint URL of one organization's application. */
-export const interactionsUrl = (deps: Deps, orgId: string) =>
-  `${deps.env.RESOURCE_URL}/webhooks/discord/${orgId}`;
+export const interactionsUrl = (env: Env, orgId: string) => `${env.RESOURCE_URL}/webhooks/discord/${orgId}`;

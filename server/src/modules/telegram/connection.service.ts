@@ -49,7 +49,7 @@ export async function connectedBot(deps: Deps, identity: Identity) {
 const connectionView = (deps: Deps, row: ConnectionRow): TelegramConnectionView => ({
   bot_id: row.bot_id,
   bot_username: row.bot_username,
-  webhook_url: webhookUrl(deps, row.org_id),
+  webhook_url: webhookUrl(deps.env, row.org_id),
   connected_at: row.created_at.toISOString(),
 });
 
@@ -84,7 +84,7 @@ export async function connect(deps: Deps, identity: Identity, input: ConnectTele
   const me = await api.getMe().catch(refusedToken);
   const botId = String(me.id);
   await api
-    .setWebhook(webhookUrl(deps, orgId), {
+    .setWebhook(webhookUrl(deps.env, orgId), {
       secret_token: webhookSecret(config, orgId, botId),
       allowed_updates: ['message', 'callback_query'],
       drop_pending_updates: true,

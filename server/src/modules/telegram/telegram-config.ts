@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Api } from 'grammy';
-import type { Deps } from '../../deps';
 import type { Env } from '../../env';
 import { AppError } from '../../errors';
 import { deriveKey, keyedDigest } from '../chat/secret-box';
@@ -43,8 +42,7 @@ export const telegramApi = (config: TelegramConfig, token: string) =>
   });
 
 /** Where Telegram posts one organization's updates. */
-export const webhookUrl = (deps: Deps, orgId: string) =>
-  `${deps.env.RESOURCE_URL}/webhooks/telegram/${orgId}`;
+export const webhookUrl = (env: Env, orgId: string) => `${env.RESOURCE_URL}/webhooks/telegram/${orgId}`;
 
 /**
  * The secret Telegram repeats in `X-Telegram-Bot-Api-Secret-Token` on every update of this

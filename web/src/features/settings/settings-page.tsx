@@ -9,6 +9,8 @@ import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
 
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
+const TelegramPanel = lazy(() => import('./telegram-panel').then((m) => ({ default: m.TelegramPanel })));
+const DiscordPanel = lazy(() => import('./discord-panel').then((m) => ({ default: m.DiscordPanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 /** The settings sections, each shown to those who hold its permission (notifications: everyone). */
@@ -18,10 +20,13 @@ const SECTIONS = [
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
   { id: 'slack', label: 'Slack', permission: 'org.manage' },
+  // Everyone links their own account there; managing the bot needs org.manage (the panel asks).
+  { id: 'telegram', label: 'Telegram', permission: null },
+  { id: 'discord', label: 'Discord', permission: null },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
-const panels: Record<SettingsSection, () => ReactNode> = {
+const panels: Record<SettingsSection, (manage: boolean) => ReactNode> = {
   notifications: () => <NotificationsPanel />,
   members: () => <MembersPanel />,
   webhooks: () => (
@@ -33,6 +38,16 @@ const panels: Record<SettingsSection, () => ReactNode> = {
   slack: () => (
     <Suspense fallback={<Loading />}>
       <SlackPanel />
+    </Suspense>
+  ),
+  telegram: (manage) => (
+    <Suspense fallback={<Loading />}>
+      <TelegramPanel manage={manage} />
+    </Suspense>
+  ),
+  discord: (manage) => (
+    <Suspense fallback={<Loading />}>
+      <DiscordPanel manage={manage} />
     </Suspense>
   ),
 };
@@ -61,7 +76,7 @@ export function SettingsPage({ section }: { section: string }) {
           </Link>
         ))}
       </nav>
-      {current ? panels[current.id]() : null}
+      {current ? panels[current.id](can(permissions, 'org.manage')) : null}
     </div>
   );
 }
