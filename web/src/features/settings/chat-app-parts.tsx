@@ -92,7 +92,7 @@ export function LinkMyAccount({
   onStart: () => void;
 }) {
   return (
-    <div className="space-y-2" aria-label={`Your ${app} account`}>
+    <section className="space-y-2" aria-label={`Your ${app} account`}>
       <h3 className="text-sm font-semibold text-gray-900">Your {app} account</h3>
       {linked?.linked && linked.linked_at ? (
         <Notice tone="success">
@@ -125,6 +125,6 @@ export function LinkMyAccount({
         </div>
       ) : null}
       {error ? <ErrorNotice error={error} /> : null}
-    </div>
+    </section>
   );
 }
