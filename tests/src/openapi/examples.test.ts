@@ -93,5 +93,5 @@ describe('every documented operation, called as a new organization would', () =>
         Object.keys(record.recorded[surface] ?? {}).sort(),
       );
     }
-  });
+  }, 120_000);
 });
