@@ -47,7 +47,10 @@ export async function pruneExpired(
   await run('chat_link_codes', sql`delete from chat_link_codes where expires_at < now()`);
   // A chat app redelivers an update or interaction within minutes; a day is well past that, and
   // Discord's signed timestamps older than 5 minutes are refused anyway.
-  await run('chat_inbound_seen', sql`delete from chat_inbound_seen where created_at < now() - interval '1 day'`);
+  await run(
+    'chat_inbound_seen',
+    sql`delete from chat_inbound_seen where created_at < now() - interval '1 day'`,
+  );
   counts.audit_entries = await pruneAudit(sql);
   return counts;
 }

@@ -180,4 +180,15 @@ describe('interactions', () => {
     expect(update.route).toMatch(new RegExp(`^/channels/${CHANNEL}/messages/\\d+$`));
     expect(update.body?.components).toEqual([]);
   });
+
+  it('posts an item assigned to a linked person to their DM with the bot too', async () => {
+    const assignees = [{ type: 'user', id: ownerId }];
+    const created = (
+      await owner.post<Item>('/api/items', { title: 'For you', channel_id: opsId, form: YES_NO, assignees })
+    ).body;
+    const dm = await discord.waitForMention('POST', BOB);
+    expect(dm).toMatchObject({ route: '/users/@me/channels', body: { recipient_id: BOB } });
+    const message = await discord.waitForMention('POST', `/channels/7${BOB}/messages`);
+    expect(JSON.stringify(message.body)).toContain(created.id);
+  });
 });

@@ -191,6 +191,22 @@ describe('updates from Telegram', () => {
     expect(keyboardOf(edit.params)).toEqual([]);
   });
 
+  it('posts an item assigned to a linked person to their private chat with the bot too', async () => {
+    const assignees = [{ type: 'user', id: ownerId }];
+    const created = (
+      await owner.post<Item>('/api/items', { title: 'For you', channel_id: opsId, form: YES_NO, assignees })
+    ).body;
+    await eventually(
+      async () => telegram.of('sendMessage').filter((c) => JSON.stringify(c.params).includes(created.id)),
+      (sent) => sent.length === 2,
+    );
+    const chats = telegram
+      .of('sendMessage')
+      .filter((c) => JSON.stringify(c.params).includes(created.id))
+      .map((c) => c.params.chat_id);
+    expect(chats.sort()).toEqual([String(GROUP), String(ALICE)].sort());
+  });
+
   it('does not link from a code Beckon did not make', async () => {
     const link = await owner.post<{ code: string }>('/api/telegram/links');
     const code = link.body.code;

@@ -11,7 +11,8 @@ export type DiscordCall = {
 
 /**
  * Discord's REST API faked at the HTTP boundary (DISCORD_API_URL points the server's client
- * here): GET /applications/@me, PUT /applications/<id>/commands, GET /channels/<id>,
+ * here): GET /applications/@me, PUT /applications/<id>/commands, POST /users/@me/channels (a DM),
+ * GET /channels/<id>,
  * POST /channels/<id>/messages, PATCH /channels/<id>/messages/<id>, answered as Discord does
  * (401 for an unknown token, 404 code 10003 for an unknown channel). The application has a real
  * Ed25519 key pair: `sign()` signs an interaction as Discord does.
@@ -30,6 +31,12 @@ export async function startFakeDiscord() {
     if (method === 'GET' && route === '/applications/@me')
       return { status: 200, body: { id: app.id, name: app.name, verify_key: rawPublic } };
     if (method === 'PUT' && route === `/applications/${app.id}/commands`) return { status: 200, body };
+    // A person's DM with the bot: a channel of type 1, the same one each time.
+    if (method === 'POST' && route === '/users/@me/channels') {
+      const dm = { id: `7${String(body?.recipient_id ?? '')}`, name: '', type: 1 };
+      channels.set(dm.id, dm);
+      return { status: 200, body: dm };
+    }
     const [, channelId, , messageId] = /^\/channels\/(\d+)(\/messages(?:\/(\d+))?)?$/.exec(route) ?? [];
     const channel = channels.get(channelId ?? '');
     if (!channel) return { status: 404, body: { message: 'Unknown Channel', code: 10003 } };

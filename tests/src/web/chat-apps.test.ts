@@ -60,7 +60,7 @@ describe('Telegram and Discord in the dashboard', () => {
     expect((await telegramUpdate(server, team.org.id, secret, startMessage(9001, code))).status).toBe(200);
     await page.reload();
     await page.getByText(/^Linked since/).waitFor();
-  });
+  }, 90_000);
 
   it("shows a member only their own Discord link, and the application's URL to its manager", async () => {
     const team = await f.team(server.resource);
@@ -80,5 +80,5 @@ describe('Telegram and Discord in the dashboard', () => {
     await memberPage.getByRole('button', { name: 'Link my Discord account' }).click();
     await memberPage.getByText(/^In Discord, send \/beckon-link code:/).waitFor();
     expect(await memberPage.getByLabel('Discord bot token').count()).toBe(0);
-  });
+  }, 90_000);
 });

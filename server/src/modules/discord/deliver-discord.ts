@@ -7,7 +7,7 @@ import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf, loadItem } from '../chat/decision';
 import { type CallFailure, type CallRef, recordedCall } from '../chat/recorded-call';
 import { orgApp } from './connection.service';
-import { DiscordApiError } from './discord-rest';
+import { DiscordApiError, type DiscordClient } from './discord-rest';
 import { discordMessage } from './message';
 
 /**
@@ -23,9 +23,30 @@ function classify(error: unknown): CallFailure {
   return { error: error instanceof Error ? error.message : String(error), status: null, permanent: false };
 }
 
+/** A job's target naming a linked person (`user:<discord user id>`) rather than a channel. */
+const PERSON = 'user:';
+
 /**
- * `discord_post_item`: posts a new item to one Discord channel and remembers the message, so
- * later changes update it. Safe to run twice (a message already posted there is not posted again). A
+ * The channel a post goes to: a routed channel as it is, a linked person's DM with the bot opened
+ * first (POST /users/@me/channels, itself a recorded call); null when Discord refuses it.
+ */
+async function targetChannel(deps: Deps, client: DiscordClient, target: string, call: CallRef) {
+  if (!target.startsWith(PERSON)) return target;
+  const route = '/users/@me/channels';
+  const dm = await recordedCall(
+    deps,
+    'discord',
+    client.url(route),
+    call,
+    () => client.post<{ id: string }>(route, { recipient_id: target.slice(PERSON.length) }),
+    classify,
+  );
+  return dm?.id ?? null;
+}
+
+/**
+ * `discord_post_item`: posts a new item to one Discord channel (or a linked person's DM) and
+ * remembers the message, so later changes update it. Safe to run twice (a message already posted there is not posted again). A
  * change committed while the message was on its way is applied to it at once.
  */
 export function postItemTask(deps: Deps) {
@@ -34,9 +55,6 @@ export function postItemTask(deps: Deps) {
     const app = deps.discord && (await orgApp(deps, deps.discord, job.org_id));
     const item = app && (await loadItem(deps, job.org_id, job.item_id));
     if (!app || !item) return;
-    const [posted] = await deps.sql`
-      select 1 from discord_messages where item_id = ${item.id} and discord_channel_id = ${job.discord_channel_id}`;
-    if (posted) return;
     const call: CallRef = {
       orgId: job.org_id,
       itemId: item.id,
@@ -44,8 +62,13 @@ export function postItemTask(deps: Deps) {
       event: 'item.created',
       attempt: helpers.job.attempts,
     };
+    const channelId = await targetChannel(deps, app.client, job.discord_channel_id, call);
+    if (!channelId) return;
+    const [posted] = await deps.sql`
+      select 1 from discord_messages where item_id = ${item.id} and discord_channel_id = ${channelId}`;
+    if (posted) return;
     const message = discordMessage(item, itemPageUrl(deps.env, item.id), await decisionOf(deps, item));
-    const route = `/channels/${job.discord_channel_id}/messages`;
+    const route = `/channels/${channelId}/messages`;
     const sent = await recordedCall(
       deps,
       'discord',
@@ -64,7 +87,7 @@ export function postItemTask(deps: Deps) {
           from items where id = ${item.id} for share`;
       await tx`
         insert into discord_messages (item_id, org_id, discord_channel_id, message_id)
-        values (${item.id}, ${job.org_id}, ${job.discord_channel_id}, ${sent.id})
+        values (${item.id}, ${job.org_id}, ${channelId}, ${sent.id})
         on conflict do nothing`;
       if (row?.changed) {
         const update = { item_id: item.id, org_id: job.org_id, event: 'item.updated', delivery_id: uuidv7() };

@@ -62,20 +62,27 @@ export function telegramJobs(sql: Queryable, row: ItemRow, event: EventKind) {
 /**
  * The Discord jobs of an item change, as a CTE of its statement (the statement must read
  * `(select count(*) from discord_jobs)`): a new item is posted to the Discord channel its channel
- * is routed to (`discord_post_item`); any later change of an item with Discord messages updates
+ * is routed to and to the DM of each linked assignee (`discord_post_item`); any later change of an item with Discord messages updates
  * them (`discord_update_item`, one pending per item).
  */
 export function discordJobs(sql: Queryable, row: ItemRow, event: EventKind) {
   if (event === 'item.created') {
+    const routed = sql`select r.org_id, r.discord_channel_id from discord_routes r
+       where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid`;
+    // A linked person is a `user:<id>` target: the job opens their DM with the bot first.
+    const targets =
+      row.assignee_keys.length === 0
+        ? routed
+        : sql`${routed} union select p.org_id, 'user:' || p.discord_user_id
+            from (${linkedAssignees(sql, row, 'discord_user_links', 'discord_user_id')}) p`;
     return sql`discord_jobs as (
       select ${addJobFor(sql, 'discord_post_item', {
         item_id: sql`${row.id}::uuid`,
-        org_id: sql`r.org_id`,
-        discord_channel_id: sql`r.discord_channel_id`,
+        org_id: sql`t.org_id`,
+        discord_channel_id: sql`t.target`,
         delivery_id: sql`gen_random_uuid()`,
       })}
-        from discord_routes r
-       where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid)`;
+        from (${targets}) t(org_id, target))`;
   }
   return sql`discord_jobs as (
     select ${addJobFor(
