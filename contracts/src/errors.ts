@@ -17,7 +17,10 @@ export const ERROR_CODES = {
   },
   sign_in_refused: { status: 400, means: 'An external sign-in could not complete (state, code or profile)' },
   unauthorized: { status: 401, means: 'Missing, unknown, expired or revoked bearer token' },
-  invalid_signature: { status: 401, means: 'A signed inbound request (Slack) failed its signature check' },
+  invalid_signature: {
+    status: 401,
+    means: 'A signed inbound request (Slack, Telegram, Discord) failed its signature check',
+  },
   plan_limit_exceeded: { status: 402, means: 'A plan limit was reached (`key`, `limit`, `current`)' },
   permission_denied: { status: 403, means: 'The caller lacks a permission (`required` names it)' },
   session_required: { status: 403, means: "The operation needs a signed-in person's session" },
@@ -55,6 +58,8 @@ export const ERROR_CODES = {
   already_subscribed: { status: 409, means: 'The organization already has a subscription' },
   no_billing_account: { status: 409, means: 'The organization has no billing account yet' },
   slack_not_connected: { status: 409, means: 'No Slack workspace is connected' },
+  telegram_not_connected: { status: 409, means: 'No Telegram bot is connected' },
+  discord_not_connected: { status: 409, means: 'No Discord application is connected' },
   notification_used: { status: 409, means: "A notification's answer token was used already" },
   request_in_progress: { status: 409, means: 'A request with this Idempotency-Key is still in progress' },
   member_elsewhere: {
@@ -84,6 +89,8 @@ export const ERROR_CODES = {
   stream_unavailable: { status: 503, means: 'The event stream is not running in this process' },
   billing_not_configured: { status: 503, means: 'Billing is not configured on this server' },
   slack_not_configured: { status: 503, means: 'Slack is not configured on this server' },
+  telegram_not_configured: { status: 503, means: 'Telegram is not configured on this server' },
+  discord_not_configured: { status: 503, means: 'Discord is not configured on this server' },
   service_unavailable: { status: 503, means: 'A process behind the gateway is not up (`Retry-After`)' },
 } as const satisfies Record<string, { status: number; means: string }>;
 

@@ -7,6 +7,7 @@ import { attachmentsProcedures } from './attachments/procedures';
 import { auditProcedures } from './audit/procedures';
 import { billingProcedures } from './billing/procedures';
 import { channelsProcedures } from './channels/procedures';
+import { discordProcedures } from './discord/procedures';
 import { emailProcedures } from './email/procedures';
 import type { ErrorShape } from './errors';
 import { gateProcedures } from './gate/procedures';
@@ -23,6 +24,7 @@ import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
 import { statsProcedures } from './stats/procedures';
+import { telegramProcedures } from './telegram/procedures';
 import { templatesProcedures } from './templates/procedures';
 import { webhooksProcedures } from './webhooks/procedures';
 
@@ -45,6 +47,8 @@ export const appContract = {
   push: pushProcedures,
   email: emailProcedures,
   slack: slackProcedures,
+  telegram: telegramProcedures,
+  discord: discordProcedures,
   gate: gateProcedures,
   retention: retentionProcedures,
 };

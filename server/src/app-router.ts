@@ -6,6 +6,7 @@ import { attachmentsRouter } from './modules/attachments/router';
 import { auditRouter } from './modules/audit/router';
 import { billingRouter } from './modules/billing/router';
 import { channelsRouter } from './modules/channels/router';
+import { discordRouter } from './modules/discord/router';
 import { emailRouter } from './modules/email/router';
 import { gateRouter } from './modules/gates/router';
 import { identityRouter } from './modules/identity/router';
@@ -20,6 +21,7 @@ import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
+import { telegramRouter } from './modules/telegram/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
 import type { MatchesContract } from './trpc/contract';
@@ -44,6 +46,8 @@ export const appRouter = router({
   push: mergeRouters(pushRouter, pushAnswerRouter),
   email: emailRouter,
   slack: slackRouter,
+  telegram: telegramRouter,
+  discord: discordRouter,
   gate: gateRouter,
   retention: retentionRouter,
 });

@@ -14,7 +14,9 @@ import { createLogger, type Logger } from './log';
 import { MailLinkKey } from './mail/links';
 import { createMailer } from './mail/mailer';
 import { createPayments, syncPlanPrices } from './modules/billing/payments';
+import { createDiscordConfig } from './modules/discord/discord-config';
 import { createSlackConfig } from './modules/slack/slack-config';
+import { createTelegramConfig } from './modules/telegram/telegram-config';
 import { EventHub } from './realtime/event-hub';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
@@ -64,6 +66,8 @@ export async function createDeps(
     mailLinkKey: new MailLinkKey(env),
     payments: createPayments(env),
     slack: createSlackConfig(env),
+    telegram: createTelegramConfig(env),
+    discord: createDiscordConfig(env),
     credentials,
     orgFacts,
     events,

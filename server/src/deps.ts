@@ -11,7 +11,9 @@ import type { Logger } from './log';
 import type { MailLinkKey } from './mail/links';
 import type { Mailer } from './mail/mailer';
 import type { Payments } from './modules/billing/payments';
+import type { DiscordConfig } from './modules/discord/discord-config';
 import type { SlackConfig } from './modules/slack/slack-config';
+import type { TelegramConfig } from './modules/telegram/telegram-config';
 import type { EventHub } from './realtime/event-hub';
 import type { FileStorage } from './storage/storage';
 
@@ -36,6 +38,10 @@ export type Deps = {
   payments: Payments | null;
   /** Slack's configuration (null: Slack answers 503). */
   slack: SlackConfig | null;
+  /** Telegram's configuration (null: Telegram answers 503). */
+  telegram: TelegramConfig | null;
+  /** Discord's configuration (null: Discord answers 503). */
+  discord: DiscordConfig | null;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
   credentials?: CredentialCache;
   /** Which organizations have webhooks or push devices (absent: always fan out). */

@@ -154,6 +154,14 @@ export const ZEnv = z
     SLACK_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** Slack's Web API base, when not its own (a local fake in tests). */
     SLACK_API_URL: optional.pipe(z.url().optional()),
+    /** Telegram (docs/channels.md): encrypts the bots' tokens at rest and derives their webhook secrets. */
+    TELEGRAM_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Telegram's Bot API base, when not its own (a local Bot API server, or a fake in tests). */
+    TELEGRAM_API_URL: optional.pipe(z.url().optional()),
+    /** Discord (docs/channels.md): encrypts the applications' bot tokens at rest. */
+    DISCORD_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Discord's REST API base, when not its own (a local fake in tests). */
+    DISCORD_API_URL: optional.pipe(z.url().optional()),
     TRUST_PROXY: trustProxy.default(['loopback']),
     /** Rate limits (docs/security.md): per credential on the API, per client address and email on sign-in. */
     RATE_LIMIT_ENABLED: bool.default(true),

@@ -36,6 +36,30 @@ export const JOB_TASKS = {
     event: z.string(),
     delivery_id: z.uuid(),
   }),
+  telegram_post_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    chat_id: z.string(),
+    delivery_id: z.uuid(),
+  }),
+  telegram_update_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    event: z.string(),
+    delivery_id: z.uuid(),
+  }),
+  discord_post_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    discord_channel_id: z.string(),
+    delivery_id: z.uuid(),
+  }),
+  discord_update_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    event: z.string(),
+    delivery_id: z.uuid(),
+  }),
   expire_item: z.object({ item_id: z.uuid() }),
   escalate_item: z.object({ item_id: z.uuid(), step: z.number().int().min(0) }),
   send_email: z.object({

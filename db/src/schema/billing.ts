@@ -15,6 +15,10 @@ export const plans = pgTable('plans', {
   agents: integer('agents'),
   /** Connected Slack workspaces (0: not on this plan). */
   slackWorkspaces: integer('slack_workspaces'),
+  /** Connected Telegram bots (0: not on this plan). */
+  telegramBots: integer('telegram_bots'),
+  /** Connected Discord applications (0: not on this plan). */
+  discordApplications: integer('discord_applications'),
   /** Bytes of attachment files an organization may keep in all (the sum of their sizes). */
   attachmentStorageBytes: bigint('attachment_storage_bytes', { mode: 'number' }),
   auditRetentionDays: integer('audit_retention_days').notNull(),

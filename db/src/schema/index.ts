@@ -1,5 +1,7 @@
 export * from './billing';
+export * from './chat';
 export * from './credentials';
+export * from './discord';
 export * from './email';
 export * from './gates';
 export * from './hooks';
@@ -12,3 +14,4 @@ export * from './retention';
 export * from './schedules';
 export * from './settings';
 export * from './slack';
+export * from './telegram';

@@ -87,6 +87,31 @@ export const THROWN: Record<string, Record<string, string>> = {
     '409': 'No Slack workspace is connected',
     '503': 'Slack is not configured on this server',
   },
+  ...Object.fromEntries(
+    (['telegram', 'discord'] as const).flatMap((app) => {
+      const name = app === 'telegram' ? 'Telegram' : 'Discord';
+      const what = app === 'telegram' ? 'Telegram bot' : 'Discord application';
+      const unavailable = { '503': `${name} is not configured on this server` };
+      const notConnected = { '409': `No ${what} is connected`, ...unavailable };
+      return [
+        [`GET /${app}/connection`, unavailable],
+        [
+          `PUT /${app}/connection`,
+          {
+            '400': `${name} does not accept the token`,
+            '402': `The plan allows no ${what}`,
+            ...unavailable,
+          },
+        ],
+        [`DELETE /${app}/connection`, unavailable],
+        [`GET /${app}/routes`, unavailable],
+        [`PUT /${app}/routes/{channel_id}`, notConnected],
+        [`DELETE /${app}/routes/{channel_id}`, unavailable],
+        [`POST /${app}/links`, notConnected],
+        [`GET /${app}/links/me`, unavailable],
+      ];
+    }),
+  ),
   // The account API.
   'POST /dev-login': { '404': 'Development sign-in is not enabled' },
   'POST /orgs': { '409': 'The slug is taken' },

@@ -2,7 +2,9 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { appRouter } from '../app-router';
 import type { Deps } from '../deps';
+import { registerDiscordWebhooks } from '../modules/discord/discord-http';
 import { registerSlackWebhooks } from '../modules/slack/slack-http';
+import { registerTelegramWebhooks } from '../modules/telegram/telegram-http';
 import { registerAgentStream } from './agent-stream';
 import { registerApiRateLimit } from './api-rate-limit';
 import { registerAuditExport } from './audit-export';
@@ -46,6 +48,8 @@ export async function buildResourceApp(
   await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
   registerSlackWebhooks(app, deps);
+  registerTelegramWebhooks(app, deps);
+  registerDiscordWebhooks(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);

@@ -47,5 +47,12 @@ export async function pruneExpired(
   await run('events', sql`delete from events where created_at < now() - interval '7 days'`);
   // A used mail link's record matters only while the link could still be used.
   await run('email_link_uses', sql`delete from email_link_uses where expires_at < now() - interval '1 day'`);
+  await run('chat_link_codes', sql`delete from chat_link_codes where expires_at < now()`);
+  // A chat app redelivers an update or interaction within minutes; a day is well past that, and
+  // Discord's signed timestamps older than 5 minutes are refused anyway.
+  await run(
+    'chat_inbound_seen',
+    sql`delete from chat_inbound_seen where created_at < now() - interval '1 day'`,
+  );
   return counts;
 }

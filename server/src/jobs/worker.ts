@@ -1,10 +1,12 @@
 import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
+import * as discord from '../modules/discord/deliver-discord';
 import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { applyRetention } from '../modules/retention/apply-retention';
 import { deleteOrganization } from '../modules/retention/org-deletion';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
+import * as telegram from '../modules/telegram/deliver-telegram';
 import { requestContext } from '../request-context';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
@@ -45,6 +47,10 @@ function tasks(deps: Deps): TaskList {
     deliver_push: deliverPushTask(deps),
     slack_post_item: postItemTask(deps),
     slack_update_item: updateItemTask(deps),
+    telegram_post_item: telegram.postItemTask(deps),
+    telegram_update_item: telegram.updateItemTask(deps),
+    discord_post_item: discord.postItemTask(deps),
+    discord_update_item: discord.updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
     send_email: (payload, helpers) => sendEmail(deps, payload, helpers),

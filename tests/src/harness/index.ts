@@ -1,9 +1,11 @@
 export { type Finished, finishedRun } from './child-output';
 export { createTestDatabase, type TestDatabase } from './database';
 export { Factories, planLimitBody, type SystemRole, signedInCallers } from './factories';
+export { type DiscordCall, type FakeDiscord, startFakeDiscord } from './fake-discord';
 export { type PaymentCall, startFakePayments } from './fake-payments';
 export { type FakeS3, type S3Call, startFakeS3 } from './fake-s3';
 export { type FakeSlack, type SlackCall, signedInteraction, startFakeSlack } from './fake-slack';
+export { deliverUpdate, type FakeTelegram, startFakeTelegram, type TelegramCall } from './fake-telegram';
 export { HttpClient, type HttpResponse } from './http';
 export { type JsonRpcAnswer, MCP_ACCEPT, mcpError, mcpRequest } from './mcp';
 export { freePort } from './ports';

@@ -3,33 +3,42 @@ import type { RecordedExamples } from '@beckon/server/http/openapi-examples';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type FakeDiscord,
   type FakeSlack,
+  type FakeTelegram,
+  startFakeDiscord,
   startFakePayments,
   startFakeSlack,
+  startFakeTelegram,
   startTestServer,
   type TestServer,
 } from '../harness';
 import { APP, SIGNING_SECRET } from '../slack/setup';
 import { accounts, agentKey, gates, integrations, items, people, slack, type Walk } from './example-calls';
+import { chatApps } from './example-calls-chat';
 import { privacy } from './example-calls-privacy';
 import { passkeys } from './passkey-calls';
 import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
  * Every operation of both documents called once, as a new organization would, against a server
- * with every integration configured (payments and Slack at their fakes). Each call must answer its
+ * with every integration configured (payments, Slack, Telegram and Discord at their fakes). Each call must answer its
  * documented success status; the calls are the documents' examples (UPDATE_OPENAPI_EXAMPLES=1
  * writes them to server/src/http/openapi-examples.json), and completeness.test.ts lints them
  * against their schemas.
  */
 let server: TestServer;
 let fakeSlack: FakeSlack;
+let fakeTelegram: FakeTelegram;
+let fakeDiscord: FakeDiscord;
 let payments: Awaited<ReturnType<typeof startFakePayments>>;
 let record: ExampleRecorder;
 
 beforeAll(async () => {
   payments = await startFakePayments();
   fakeSlack = await startFakeSlack(APP);
+  fakeTelegram = await startFakeTelegram();
+  fakeDiscord = await startFakeDiscord();
   server = await startTestServer({
     env: {
       DEV_LOGIN_ENABLED: 'true',
@@ -43,6 +52,10 @@ beforeAll(async () => {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
       SLACK_API_URL: fakeSlack.url,
+      TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
+      TELEGRAM_API_URL: fakeTelegram.url,
+      DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
+      DISCORD_API_URL: fakeDiscord.url,
       PUSH_VAPID_KEY: 'BPublicKeyOfTheServer',
       PUSH_VAPID_PRIVATE_KEY: 'privateKey',
     },
@@ -55,6 +68,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await fakeSlack?.close();
+  await fakeTelegram?.close();
+  await fakeDiscord?.close();
   await payments?.close();
 });
 
@@ -68,6 +83,7 @@ describe('every documented operation, called as a new organization would', () =>
     await people(walk, owner, server.auth, grace);
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
+    await chatApps(record, owner, { telegram: fakeTelegram, discord: fakeDiscord });
     await gates(walk, owner, bot);
     await privacy(walk, owner, orgId);
 
@@ -81,5 +97,5 @@ describe('every documented operation, called as a new organization would', () =>
         Object.keys(record.recorded[surface] ?? {}).sort(),
       );
     }
-  });
+  }, 120_000);
 });

@@ -34,6 +34,8 @@ const SAMPLE_INPUT: Record<string, (home: Tenant) => Record<string, unknown>> = 
   'accounts.createApiKey': () => ({ label: 'sweep' }),
   'accounts.renamePasskey': () => ({ name: 'renamed' }),
   'slack.putRoute': () => ({ slack_channel_id: 'C0SWEEP' }),
+  'telegram.putRoute': () => ({ chat_id: '-1001' }),
+  'discord.putRoute': () => ({ discord_channel_id: '100000000000000001' }),
   // A layer needs a member of the caller's organization (its nested ids: tests/src/oncall).
   'schedules.replace': (home) => ({
     name: `s-${Math.random().toString(36).slice(2, 10)}`,
@@ -131,8 +133,8 @@ export async function checkForeignIds(call: Call, targets: Target[], options: Fo
     const what = `${describeTarget(t)} with another organization's ${named}`;
     const body = (res.body ?? {}) as Body;
     const leaked = [...idsIn(before)].filter((id) => res.text.includes(id));
-    // 503: a feature without its provider configured (billing, Slack) answers nothing at all, to
-    // anyone; tests/src/slack covers its routes with Slack configured.
+    // 503: a feature without its provider configured (billing, Slack, Telegram, Discord) answers
+    // nothing at all, to anyone; tests/src/slack and tests/src/chat cover their routes configured.
     const refused =
       (res.status === 404 && body.error === 'not found') ||
       res.status === 503 ||

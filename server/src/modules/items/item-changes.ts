@@ -5,6 +5,7 @@ import type { Actor } from '../../auth/identity';
 import type { CallbackJob } from '../../delivery/delivery-job';
 import { addJob, addJobFor } from '../../job-queue';
 import { auditCtes } from '../audit/audit.service';
+import { discordJobs, telegramJobs } from './chat-follow-ups';
 import { namesOfIds, referencedIds } from './item-names';
 import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
@@ -22,7 +23,7 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     answered_at: row.answered_at?.toISOString() ?? null,
     // Who answered (a person, an agent, or the service): the item's own `answered_by`.
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
-    // Where the person answered: "email" or "slack"; null for the API and the dashboard.
+    // Where the person answered ("email", "slack", "telegram", "discord", ...); null for the API and the dashboard.
     answered_via: row.answered_via,
     // The digest of the action the answer decides (null when the item binds none).
     action_digest: row.action_digest,
@@ -107,10 +108,12 @@ export function followUps(sql: Queryable, change: Change) {
     values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)}))
     ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}
     ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}
+    , ${telegramJobs(sql, row, event)}, ${discordJobs(sql, row, event)}
     ${pushClose ? sql`, ${pushClose}` : sql``}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
     ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}
     ${slack ? sql`, (select count(*) from slack_jobs)` : sql``}
+    , (select count(*) from telegram_jobs), (select count(*) from discord_jobs)
     ${pushClose ? sql`, (select count(*) from push_close_jobs)` : sql``}`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {

@@ -11,7 +11,13 @@ const CLOSING: Partial<Record<EventKind, string>> = {
   'item.withdrawn': 'Withdrawn by its agent',
 };
 
-const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack', push: 'from a notification' };
+const VIA: Record<string, string> = {
+  email: 'by email',
+  slack: 'in Slack',
+  telegram: 'in Telegram',
+  discord: 'in Discord',
+  push: 'from a notification',
+};
 
 /** What the replacing notification says: the outcome, who decided and where. */
 export function closedBody(row: ItemRow, event: EventKind): string | null {

@@ -1,16 +1,13 @@
-import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
 import { enqueueJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
-import { findItem } from '../items/item-queries';
-import { itemView } from '../items/item-view';
+import { decisionOf as decision, loadItem } from '../chat/decision';
 import { orgBot } from './connection.service';
-import { answerSummary, type Decision, itemMessage } from './message-blocks';
+import { itemMessage } from './message-blocks';
 
 /** Slack's answers that no retry changes: recorded, and the job ends. */
 const PERMANENT = new Set([
@@ -69,32 +66,6 @@ async function attempt<T>(deps: Deps, client: WebClient, method: string, call: C
   });
   if (error && retry) throw new Error(`slack ${method}: ${error}`);
   return result;
-}
-
-/** Who decided, by name, for the message's closing line. */
-async function decision(deps: Deps, item: ItemView): Promise<Decision> {
-  const by = item.answered_by;
-  let name: string | null = null;
-  if (by?.type === 'user' && by.id) {
-    const [user] = await deps.sql<{ name: string | null; email: string }[]>`
-      select name, email from users where id = ${by.id}`;
-    name = user?.name || user?.email || null;
-  } else if (by?.type === 'agent' && by.id) {
-    const [agent] = await deps.sql<{ name: string }[]>`select name from agents where id = ${by.id}`;
-    name = agent?.name ?? 'an agent';
-  } else if (by?.type === 'policy') {
-    // Nobody answered: the item's timeout policy did, and the message must not read as a person's.
-    name = 'the timeout policy';
-  }
-  return { by: name, summary: item.status === 'answered' ? answerSummary(item) : '' };
-}
-
-async function loadItem(deps: Deps, orgId: string, itemId: string) {
-  const row = await findItem(deps.sql, { orgId }, itemId).catch((error: unknown) => {
-    if (error instanceof AppError && error.status === 404) return null; // deleted meanwhile
-    throw error;
-  });
-  return row ? itemView(row) : null;
 }
 
 /**

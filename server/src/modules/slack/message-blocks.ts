@@ -1,5 +1,6 @@
 import type { FormField } from '@beckon/contracts/items/form-fields';
 import type { ItemView } from '@beckon/contracts/items/item.contract';
+import type { Decision } from '../chat/decision';
 
 /** Slack's `mrkdwn` needs these three escaped; nothing else in a text is markup then. */
 export const escapeText = (text: string) =>
@@ -84,9 +85,6 @@ export function simpleFormButtons(item: ItemView): Button[] | null {
   }
 }
 
-/** What the message says once the item is decided (or acknowledged): who, where, what. */
-export type Decision = { by: string | null; summary: string };
-
 function decisionLine(item: ItemView, decision: Decision): string {
   const by = decision.by ? ` by ${escapeText(decision.by)}` : '';
   const via = item.answered_via ? ` via ${item.answered_via}` : '';
@@ -98,32 +96,6 @@ function decisionLine(item: ItemView, decision: Decision): string {
     default:
       return `:no_entry_sign: ${item.status[0]?.toUpperCase()}${item.status.slice(1)}${by}`;
   }
-}
-
-/** The text of an answer, field by field, with the options' labels. */
-export function answerSummary(item: ItemView): string {
-  const response = item.response ?? {};
-  return (item.form?.fields ?? [])
-    .filter((field) => response[field.id] !== undefined)
-    .map((field) => {
-      const value = response[field.id];
-      const label = (v: unknown) =>
-        ('options' in field && field.options?.find((o) => o.value === v)?.label) || String(v);
-      const shown =
-        typeof value === 'boolean'
-          ? field.type === 'yesno'
-            ? value
-              ? (field.yes_label ?? 'Yes')
-              : (field.no_label ?? 'No')
-            : value
-              ? 'yes'
-              : 'no'
-          : Array.isArray(value)
-            ? value.map(label).join(', ')
-            : label(value);
-      return (item.form?.fields.length ?? 0) > 1 ? `${field.label}: ${shown}` : shown;
-    })
-    .join('; ');
 }
 
 /**

@@ -11,6 +11,8 @@ import { NotificationsPanel } from './notifications-panel';
 import { RetentionPanel } from './retention-panel';
 
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
+const TelegramPanel = lazy(() => import('./telegram-panel').then((m) => ({ default: m.TelegramPanel })));
+const DiscordPanel = lazy(() => import('./discord-panel').then((m) => ({ default: m.DiscordPanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 /** The settings sections, each shown to those who hold its permission (notifications, passkeys: everyone). */
@@ -22,10 +24,13 @@ const SECTIONS = [
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
   { id: 'slack', label: 'Slack', permission: 'org.manage' },
   { id: 'retention', label: 'Data retention', permission: 'org.manage' },
+  // Everyone links their own account there; managing the bot needs org.manage (the panel asks).
+  { id: 'telegram', label: 'Telegram', permission: null },
+  { id: 'discord', label: 'Discord', permission: null },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
-const panels: Record<SettingsSection, () => ReactNode> = {
+const panels: Record<SettingsSection, (manage: boolean) => ReactNode> = {
   notifications: () => <NotificationsPanel />,
   passkeys: () => <PasskeysPanel />,
   members: () => <MembersPanel />,
@@ -41,6 +46,16 @@ const panels: Record<SettingsSection, () => ReactNode> = {
     </Suspense>
   ),
   retention: () => <RetentionPanel />,
+  telegram: (manage) => (
+    <Suspense fallback={<Loading />}>
+      <TelegramPanel manage={manage} />
+    </Suspense>
+  ),
+  discord: (manage) => (
+    <Suspense fallback={<Loading />}>
+      <DiscordPanel manage={manage} />
+    </Suspense>
+  ),
 };
 
 /** /settings/<section>: what the caller may see of the organization's settings, and their own. */
@@ -67,7 +82,7 @@ export function SettingsPage({ section }: { section: string }) {
           </Link>
         ))}
       </nav>
-      {current ? panels[current.id]() : null}
+      {current ? panels[current.id](can(permissions, 'org.manage')) : null}
     </div>
   );
 }

@@ -1,0 +1,143 @@
+import {
+  deliverUpdate,
+  Factories,
+  type HttpClient,
+  startFakeDiscord,
+  startFakeSlack,
+  startFakeTelegram,
+  startTestServer,
+  type TestServer,
+} from '../harness';
+import { SIGNING_SECRET, APP as SLACK_APP } from '../slack/setup';
+
+export { eventually, onPlan } from '../slack/setup';
+
+export type Item = {
+  id: string;
+  status: string;
+  response: Record<string, unknown> | null;
+  answered_by: { type: string; id: string } | null;
+  answered_via: string | null;
+};
+
+export const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
+
+/** A server with Slack, Telegram and Discord configured against their fakes, and the worker running. */
+export async function startChatServer() {
+  const [slack, telegram, discord] = await Promise.all([
+    startFakeSlack(SLACK_APP),
+    startFakeTelegram(),
+    startFakeDiscord(),
+  ]);
+  const server = await startTestServer({
+    worker: true,
+    env: {
+      SLACK_CLIENT_ID: SLACK_APP.clientId,
+      SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
+      SLACK_API_URL: slack.url,
+      TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
+      TELEGRAM_API_URL: telegram.url,
+      DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
+      DISCORD_API_URL: discord.url,
+    },
+  });
+  const f = new Factories(server.database.db);
+  const close = async () => {
+    await server.close();
+    await Promise.all([slack.close(), telegram.close(), discord.close()]);
+  };
+  return { server, slack, telegram, discord, f, close };
+}
+
+export const BOT_TOKEN = '123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp';
+export const DISCORD_TOKEN = `${'M'.repeat(24)}.${'G'.repeat(6)}.${'x'.repeat(38)}`;
+
+/** Where Telegram sends an organization's updates, on the test server. */
+export const telegramHook = (server: TestServer, orgId: string) =>
+  `${server.resource.baseUrl}/webhooks/telegram/${orgId}`;
+
+/** An update sent as Telegram sends it, with the secret token the bot's webhook was set with. */
+export function telegramUpdate(
+  server: TestServer,
+  orgId: string,
+  secret: string | null,
+  update: Record<string, unknown>,
+) {
+  return deliverUpdate(telegramHook(server, orgId), secret, update);
+}
+
+let updateId = 1000;
+/** A click on an inline keyboard button by Telegram user `from`. */
+export const callbackQuery = (from: number, data: string) => ({
+  update_id: ++updateId,
+  callback_query: {
+    id: `cb-${updateId}`,
+    from: { id: from, is_bot: false, first_name: 'P' },
+    chat_instance: '1',
+    data,
+  },
+});
+/** `/start <code>` sent by Telegram user `from` in their private chat with the bot. */
+export const startMessage = (from: number, code: string) => ({
+  update_id: ++updateId,
+  message: {
+    message_id: updateId,
+    date: Math.floor(Date.now() / 1000),
+    chat: { id: from, type: 'private', first_name: 'P' },
+    from: { id: from, is_bot: false, first_name: 'P' },
+    text: `/start ${code}`,
+  },
+});
+
+/** Links Telegram user `from` to the person of `api` the way they do it: the dashboard's deep link, then Start. */
+export async function linkTelegram(
+  server: TestServer,
+  api: HttpClient,
+  orgId: string,
+  secret: string,
+  from: number,
+) {
+  const link = await api.post<{ url: string; code: string }>('/api/telegram/links');
+  if (link.status !== 200) throw new Error(`link: ${link.status}`);
+  const code = new URL(link.body.url).searchParams.get('start') ?? '';
+  return telegramUpdate(server, orgId, secret, startMessage(from, code));
+}
+
+/** An interaction posted as Discord posts it: signed with the application's key (or as told). */
+export async function discordInteraction(
+  server: TestServer,
+  discord: Awaited<ReturnType<typeof startFakeDiscord>>,
+  orgId: string,
+  interaction: object,
+  options: { timestamp?: number; tamper?: boolean; unsigned?: boolean } = {},
+) {
+  const body = JSON.stringify(interaction);
+  const headers = options.unsigned ? {} : discord.sign(body, options.timestamp);
+  const res = await fetch(`${server.resource.baseUrl}/webhooks/discord/${orgId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: options.tamper ? body.replace('"type":3', '"type":2') : body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+let interactionId = 1100000000000000000n;
+/** A click on a message component by Discord user `user` in a server channel. */
+export const componentClick = (user: string, customId: string, values?: string[]) => ({
+  id: String(++interactionId),
+  type: 3,
+  token: 'interaction-token',
+  data: { custom_id: customId, component_type: values ? 3 : 2, ...(values ? { values } : {}) },
+  member: { user: { id: user, username: 'someone' } },
+});
+/** The application's /beckon-link command with `code`, sent by Discord user `user`. */
+export const linkCommand = (user: string, code: string) => ({
+  id: String(++interactionId),
+  type: 2,
+  token: 'interaction-token',
+  data: { name: 'beckon-link', type: 1, options: [{ name: 'code', type: 3, value: code }] },
+  member: { user: { id: user, username: 'someone' } },
+});
