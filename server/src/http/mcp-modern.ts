@@ -16,6 +16,8 @@ import { callerOf, mayRead, type RpcContext, RpcError } from '../mcp/rpc';
 import { findTask } from '../mcp/task-store';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import type { StreamEvent } from '../realtime/event-hub';
+import { streamOpened } from '../tracing/http-spans';
+import { inMcpSpan } from '../tracing/mcp-spans';
 
 type Body = {
   jsonrpc?: unknown;
@@ -169,7 +171,10 @@ export async function answerModern(
       return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(discover(ctx, supportedVersions)) });
     const method = MODERN_METHODS[body.method];
     if (!method) return fail(404, body.id, -32601, `Method not found: ${body.method}`);
-    const result = (await method(ctx, params)) as Record<string, unknown>;
+    const result = (await inMcpSpan(body.method, ctx.modern?.trace, () => method(ctx, params))) as Record<
+      string,
+      unknown
+    >;
     return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(result) });
   } catch (thrown) {
     const { code, message, data } = RpcError.from(thrown);
@@ -248,6 +253,7 @@ async function listen(ctx: RpcContext, body: Body, reply: FastifyReply, shutdown
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
   });
+  streamOpened(reply.request);
   sse(res, {
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
