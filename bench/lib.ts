@@ -38,7 +38,12 @@ export async function benchDatabase() {
 }
 
 /** The resource process as its own OS process, as in production (no worker, quiet logs). */
-export async function startResourceProcess(databaseUrl: string, env: Record<string, string> = {}) {
+export async function startResourceProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  /** Another checkout to run the process from (its own dependencies installed). */
+  tree?: string,
+) {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
@@ -59,10 +64,12 @@ export async function startResourceProcess(databaseUrl: string, env: Record<stri
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
+      ...(tree ? { cwd: tree } : {}),
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // Up to a minute: tsx compiles the sources at start, slowly on a loaded machine.
+  for (let i = 0; ; i++) {
     if (
       await fetch(`${url}/health`).then(
         (r) => r.ok,
@@ -70,6 +77,7 @@ export async function startResourceProcess(databaseUrl: string, env: Record<stri
       )
     )
       break;
+    if (i === 600) throw new Error(`the resource process on ${url} did not start within a minute`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

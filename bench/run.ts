@@ -1,8 +1,9 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate]`: bounded load on loopback against real
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|tracing]`: bounded load on loopback against real
 // processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
 // BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
-// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered.
+// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. `tracing` (only when named):
+// creation with tracing off, on (to a local OTLP sink) and, given BENCH_UNTRACED_TREE, before tracing.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { answerToStream } from './agents';
@@ -20,6 +21,7 @@ import {
 import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
+import { tracingCost } from './tracing';
 import { waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
 
@@ -161,6 +163,20 @@ try {
       notes.push(
         `tasks/get / GET /api/items/{id}, median of ${rounds} rounds: ${percent(polled.median)} (target > 100 %)`,
       );
+  }
+
+  if (only === 'tracing') {
+    const cost = await tracingCost(database.url, token, rounds, roundSeconds);
+    results.push(...cost.measured.map((m) => m.figures));
+    const [baseline] = cost.medians;
+    for (const { variant, rps, p99 } of cost.medians)
+      notes.push(
+        `${variant}: median ${rps} req/s, p99 ${p99} ms over ${rounds} rounds` +
+          (baseline && variant !== baseline.variant
+            ? ` (${percent(rps / baseline.rps)} of ${baseline.variant})`
+            : ''),
+      );
+    notes.push(`OTLP exports received by the sink: ${cost.exports}`);
   }
 
   if (!only) notes.push(...dashboardBundle(), ...(await manyWaitingAgents()));

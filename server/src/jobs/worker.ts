@@ -22,7 +22,11 @@ import { startSupervisedPool } from './worker-pool';
 function inRequestContext(name: string, task: Task): Task {
   const traced = inJobSpan(name, task);
   return (payload, helpers) => {
-    if (typeof payload !== 'object' || payload === null || !('request_id' in payload || 'traceparent' in payload))
+    if (
+      typeof payload !== 'object' ||
+      payload === null ||
+      !('request_id' in payload || 'traceparent' in payload)
+    )
       return traced(payload, helpers);
     const { request_id: requestId, ...rest } = payload as { request_id?: unknown };
     if (typeof requestId !== 'string') return traced(rest, helpers);

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { buildGateway } from '../http/gateway';
 import { createLogger, routeConsoleToLog } from '../log';
+import { startTracing } from '../tracing/tracing';
 import { exitByDeadline } from './deadline';
 import { loadEnvOrExit } from './run';
-import { startTracing } from '../tracing/tracing';
 import { exitOnStartupFailure } from './startup-failure';
 
 // The gateway of `pnpm start`: the dashboard and the API on APP_URL's port (see http/gateway.ts).

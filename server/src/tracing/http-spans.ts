@@ -1,4 +1,12 @@
-import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tracer, tracingEnabled } from './tracing';
 

@@ -22,7 +22,10 @@ export async function inMcpSpan<T>(method: string, given: TraceHeaders | undefin
     try {
       return await run();
     } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        ...(error instanceof Error ? { message: error.message } : {}),
+      });
       throw error;
     } finally {
       span.end();

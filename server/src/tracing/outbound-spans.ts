@@ -1,5 +1,5 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
 import { tracer } from './tracing';
@@ -61,7 +61,13 @@ function endWith(span: Span, status: number | null, error?: unknown): void {
 }
 
 /** undici's request as its channels publish it: headers are a flat [name, value, ...] list. */
-type UndiciRequest = { origin: string; path: string; method: string; headers: unknown; addHeader: (n: string, v: string) => void };
+type UndiciRequest = {
+  origin: string;
+  path: string;
+  method: string;
+  headers: unknown;
+  addHeader: (n: string, v: string) => void;
+};
 
 function traceUndici(): void {
   const spans = new WeakMap<object, Span>();

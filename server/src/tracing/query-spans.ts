@@ -31,7 +31,8 @@ export function traceQueries(sql: Sql): void {
   proto[traced] = true;
   const handle = proto.handle;
   proto.handle = function (this: QueryInternals) {
-    if (!this.executed) settleWithSpan(this, tracer.startSpan('postgresql', { kind: SpanKind.CLIENT }, context.active()));
+    if (!this.executed)
+      settleWithSpan(this, tracer.startSpan('postgresql', { kind: SpanKind.CLIENT }, context.active()));
     return handle.call(this);
   };
 }
@@ -54,7 +55,10 @@ function settleWithSpan(query: QueryInternals, span: Span): void {
       ...(operation ? { 'db.operation.name': operation } : {}),
     });
     if (error !== undefined)
-      span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        ...(error instanceof Error ? { message: error.message } : {}),
+      });
     span.end();
   };
   for (const key of ['resolve', 'reject'] as const) {

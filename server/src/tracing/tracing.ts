@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Env } from '../env';
 
 /**
@@ -83,4 +83,26 @@ export function inGivenTrace<T>(given: TraceHeaders | undefined, run: () => T): 
   const storedTrace = trace.getSpanContext(stored)?.traceId;
   if (!storedTrace || storedTrace === trace.getActiveSpan()?.spanContext().traceId) return run();
   return context.with(stored, run);
+}
+
+/**
+ * Runs `run` as a client span of the active trace (an exchange no HTTP hook sees: SMTP), with the
+ * span's W3C headers handed to it to send along; just the call, without headers, when off.
+ */
+export async function inClientSpan<T>(
+  name: string,
+  attributes: Record<string, string | number>,
+  run: (headers: TraceHeaders | undefined) => Promise<T>,
+): Promise<T> {
+  if (!enabled) return run(undefined);
+  return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      return await run(activeTraceHeaders());
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }

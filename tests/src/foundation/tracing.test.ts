@@ -2,7 +2,14 @@ import { logMixin } from '@beckon/server/log';
 import { requestContext } from '@beckon/server/request-context';
 import { startTracing, tracer } from '@beckon/server/tracing/tracing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, MCP_ACCEPT, type Received, startReceiver, startTestServer, type TestServer } from '../harness';
+import {
+  Factories,
+  MCP_ACCEPT,
+  type Received,
+  startReceiver,
+  startTestServer,
+  type TestServer,
+} from '../harness';
 
 // Spans go to a local OTLP/HTTP receiver (the exporter sends JSON), in batches every 100 ms.
 type OtlpSpan = {
@@ -164,8 +171,7 @@ describe('tracing over OTLP', () => {
       expect(call).toMatchObject({ kind: SERVER, parentSpanId: '00f067aa0ba902b7' });
       expect(
         spans.some(
-          (span) =>
-            span.parentSpanId === call!.spanId && attribute(span, 'db.system.name') === 'postgresql',
+          (span) => span.parentSpanId === call!.spanId && attribute(span, 'db.system.name') === 'postgresql',
         ),
       ).toBe(true);
       expect(spans.find((span) => span.spanId === outboundId)).toMatchObject({ kind: CLIENT, name: 'POST' });
