@@ -8,7 +8,16 @@ import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { migrateAll } from '@beckon/server/database';
 import autocannon from 'autocannon';
 
-export type Figures = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+export type Figures = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** Requests completed in all. */
+  requests?: number;
+};
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -82,6 +91,7 @@ export async function startResourceProcess(
   }
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -149,6 +159,7 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 

@@ -21,7 +21,7 @@ import {
 import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
-import { tracingCost } from './tracing';
+import { tracingCost, tracingNotes } from './tracing';
 import { waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
 
@@ -168,15 +168,7 @@ try {
   if (only === 'tracing') {
     const cost = await tracingCost(database.url, token, rounds, roundSeconds);
     results.push(...cost.measured.map((m) => m.figures));
-    const [baseline] = cost.medians;
-    for (const { variant, rps, p99 } of cost.medians)
-      notes.push(
-        `${variant}: median ${rps} req/s, p99 ${p99} ms over ${rounds} rounds` +
-          (baseline && variant !== baseline.variant
-            ? ` (${percent(rps / baseline.rps)} of ${baseline.variant})`
-            : ''),
-      );
-    notes.push(`OTLP exports received by the sink: ${cost.exports}`);
+    notes.push(...tracingNotes(cost, rounds));
   }
 
   if (!only) notes.push(...dashboardBundle(), ...(await manyWaitingAgents()));

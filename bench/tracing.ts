@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createItems } from './items';
@@ -23,7 +24,16 @@ async function otlpSink() {
   };
 }
 
-export type TracingRound = { variant: string; figures: Figures };
+export type TracingRound = { variant: string; figures: Figures; cpuMsPerRequest: number };
+
+/** CPU time (user + system) a process has used, in ms: /proc/<pid>/stat, in clock ticks of 10 ms. */
+const cpuMs = (pid: number | undefined) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+/** Fewer than the other scenarios' 50: on a loaded machine 50 meet the database wait's 503s. */
+const CONNECTIONS = 10;
 
 /**
  * Item creation on resource processes that differ only in tracing, in alternating rounds: tracing
@@ -51,6 +61,21 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
       variant: 'before tracing',
       process: await startResourceProcess(databaseUrl, settings, untraced),
     });
+  // Throughput swings with whatever else the machine runs; the CPU time the process itself spent
+  // per request much less, so both are reported.
+  const measure = async (
+    server: { url: string; pid: number | undefined },
+    variant: string,
+    round: number,
+  ) => {
+    const before = cpuMs(server.pid);
+    const figures = await createItems(server.url, token, seconds, CONNECTIONS);
+    const spent = cpuMs(server.pid) - before;
+    return {
+      figures: { ...figures, name: `POST /api/items, ${variant} (round ${round})` },
+      cpuMsPerRequest: Math.round((spent / Math.max(1, figures.requests ?? 0)) * 100) / 100,
+    };
+  };
   try {
     for (const { process: server } of variants) await createItems(server.url, token, 2, 10); // warm-up
     const measured: TracingRound[] = [];
@@ -58,19 +83,40 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
       for (const { variant, process: server } of variants)
         measured.push({
           variant,
-          figures: {
-            ...(await createItems(server.url, token, seconds, 50)),
-            name: `POST /api/items, ${variant} (round ${round})`,
-          },
+          ...(await measure(server, variant, round)),
         });
-    const medians = variants.map(({ variant }) => ({
-      variant,
-      rps: median(measured.filter((m) => m.variant === variant).map((m) => m.figures.rps)),
-      p99: median(measured.filter((m) => m.variant === variant).map((m) => m.figures.p99)),
-    }));
+    const medians = variants.map(({ variant }) => {
+      const of = measured.filter((m) => m.variant === variant);
+      return {
+        variant,
+        rps: median(of.map((m) => m.figures.rps)),
+        p99: median(of.map((m) => m.figures.p99)),
+        cpuMsPerRequest: median(of.map((m) => m.cpuMsPerRequest)),
+      };
+    });
     return { measured, medians, exports: sink.exports() };
   } finally {
     for (const { process: server } of variants) await server.stop();
     await sink.close();
   }
+}
+
+const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+
+/** The medians against the first variant (the code before tracing, or tracing off), then each round. */
+export function tracingNotes(cost: Awaited<ReturnType<typeof tracingCost>>, rounds: number): string[] {
+  const [baseline] = cost.medians;
+  return [
+    ...cost.medians.map(
+      ({ variant, rps, p99, cpuMsPerRequest }) =>
+        `${variant}: median of ${rounds} rounds ${rps} req/s, p99 ${p99} ms, ${cpuMsPerRequest} ms CPU per request` +
+        (baseline && variant !== baseline.variant
+          ? ` (${percent(rps / baseline.rps)} of the throughput and ${percent(cpuMsPerRequest / baseline.cpuMsPerRequest)} of the CPU of ${baseline.variant})`
+          : ''),
+    ),
+    ...cost.measured.map(
+      ({ figures, cpuMsPerRequest }) => `${figures.name}: ${cpuMsPerRequest} ms CPU per request`,
+    ),
+    `OTLP exports received by the sink: ${cost.exports}`,
+  ];
 }

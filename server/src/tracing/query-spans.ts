@@ -1,5 +1,5 @@
 import type { Sql } from '@beckon/db';
-import { context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { tracer, tracingEnabled } from './tracing';
 
 /** The part of postgres.js's Query (postgres/src/query.js) this hook relies on. */
@@ -17,12 +17,12 @@ const traced = Symbol('beckon.traced');
 const MAX_STATEMENT = 2000;
 
 /**
- * A client span per database query of a traced process. postgres.js has no tracing hooks, so this
- * wraps its query class's `handle` (the one method every query runs through once, when first
- * awaited, in the caller's context) and ends the span when the query settles. The statement text
- * is recorded with `$n` placeholders, never the values. The class is found from a query fragment
- * of `sql` (never run); tests/src/foundation/tracing.test.ts fails if postgres.js changes what
- * this relies on. Nothing is wrapped when tracing is off.
+ * A client span per database query made within a trace (a request, a job). postgres.js has no
+ * tracing hooks, so this wraps its query class's `handle` (the one method every query runs
+ * through once, when first awaited, in the caller's context) and ends the span when the query
+ * settles. The statement text is recorded with `$n` placeholders, never the values. The class is
+ * found from a query fragment of `sql` (never run); tests/src/foundation/tracing.test.ts fails if
+ * postgres.js changes what this relies on. Nothing is wrapped when tracing is off.
  */
 export function traceQueries(sql: Sql): void {
   if (!tracingEnabled()) return;
@@ -31,8 +31,10 @@ export function traceQueries(sql: Sql): void {
   proto[traced] = true;
   const handle = proto.handle;
   proto.handle = function (this: QueryInternals) {
-    if (!this.executed)
-      settleWithSpan(this, tracer.startSpan('postgresql', { kind: SpanKind.CLIENT }, context.active()));
+    const active = context.active();
+    // Only within a trace: the background's own queries (heartbeats, sweeps) would each be one.
+    if (!this.executed && trace.getSpan(active))
+      settleWithSpan(this, tracer.startSpan('postgresql', { kind: SpanKind.CLIENT }, active));
     return handle.call(this);
   };
 }

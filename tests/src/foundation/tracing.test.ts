@@ -1,6 +1,8 @@
+import { buildGateway } from '@beckon/server/http/gateway';
 import { logMixin } from '@beckon/server/log';
 import { requestContext } from '@beckon/server/request-context';
 import { startTracing, tracer } from '@beckon/server/tracing/tracing';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Factories,
@@ -118,6 +120,29 @@ describe('tracing over OTLP', () => {
       expect(attribute(outbound!, 'url.full')).toBe(`${hook.url}/cb`);
     } finally {
       await hook.close();
+    }
+  });
+
+  it('carries the trace from the gateway to the process it forwards to', async () => {
+    const log = pino({ level: 'silent' });
+    const upstreams = { resource: server.resource.baseUrl, auth: server.auth.baseUrl };
+    const gateway = await buildGateway(log, upstreams, '/nonexistent-dashboard');
+    try {
+      const traceId = 'a3ce929d0e0e47364bf92f3577b34da6';
+      const answered = await gateway.inject({
+        url: '/api/me',
+        headers: { traceparent: `00-${traceId}-a3ce929d0e0e4736-01` },
+      });
+      expect(answered.statusCode).toBe(401);
+      const spans = await spansOf(traceId, (all) => all.filter((span) => span.kind === SERVER).length >= 2);
+      const edge = spans.find((span) => span.kind === SERVER && span.parentSpanId === 'a3ce929d0e0e4736');
+      const forwarded = spans.find((span) => span.kind === CLIENT && span.parentSpanId === edge?.spanId);
+      const served = spans.find((span) => span.name === 'GET /api/me' && span.parentSpanId === forwarded?.spanId);
+      expect(edge).toBeDefined();
+      expect(forwarded).toBeDefined();
+      expect(attribute(served!, 'http.response.status_code')).toBe(401);
+    } finally {
+      await gateway.close();
     }
   });
 
