@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createItems } from './items';
-import { type Figures, startResourceProcess } from './lib';
+import { type Figures, SERVER_ENV, startResourceProcess } from './lib';
 import { median } from './rounds';
 
 /** An OTLP/HTTP endpoint that accepts every export and keeps nothing: the collector's cost is not ours. */
@@ -32,35 +32,25 @@ const cpuMs = (pid: number | undefined) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
-/** Fewer than the other scenarios' 50: on a loaded machine 50 meet the database wait's 503s. */
-const CONNECTIONS = 10;
-
 /**
- * Item creation on resource processes that differ only in tracing, in alternating rounds: tracing
- * off (no OTEL_EXPORTER_OTLP_ENDPOINT), tracing on (every span exported to a local sink), and,
- * with BENCH_UNTRACED_TREE naming a checkout of the code before tracing existed (its
- * dependencies installed), that code. Each process has the same settings, no worker, the same
- * database; only one is loaded at a time.
+ * Item creation (50 connections, as `create`) on two resource processes that differ only in
+ * tracing, in alternating rounds: tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT) and tracing on,
+ * every span exported to a local sink. Same settings, same database, one loaded at a time. The
+ * code before tracing existed is measured against this checkout by `pnpm bench compare <commit>
+ * create` (docs/benchmarks.md#tracing).
  */
 export async function tracingCost(databaseUrl: string, token: string, rounds: number, seconds: number) {
   const sink = await otlpSink();
-  const settings = { RUN_WORKER: 'false', DATABASE_POOL_MAX: '20', RATE_LIMIT_API: '1000000000/1m' };
   const variants = [
-    { variant: 'tracing off', process: await startResourceProcess(databaseUrl, settings) },
+    { variant: 'tracing off', process: await startResourceProcess(databaseUrl, SERVER_ENV) },
     {
       variant: 'tracing on, OTLP to a local sink',
       process: await startResourceProcess(databaseUrl, {
-        ...settings,
+        ...SERVER_ENV,
         OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
       }),
     },
   ];
-  const untraced = process.env.BENCH_UNTRACED_TREE;
-  if (untraced)
-    variants.unshift({
-      variant: 'before tracing',
-      process: await startResourceProcess(databaseUrl, settings, untraced),
-    });
   // Throughput swings with whatever else the machine runs; the CPU time the process itself spent
   // per request much less, so both are reported.
   const measure = async (
@@ -69,7 +59,7 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
     round: number,
   ) => {
     const before = cpuMs(server.pid);
-    const figures = await createItems(server.url, token, seconds, CONNECTIONS);
+    const figures = await createItems(server.url, token, seconds, 50);
     const spent = cpuMs(server.pid) - before;
     return {
       figures: { ...figures, name: `POST /api/items, ${variant} (round ${round})` },
@@ -103,7 +93,7 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
-/** The medians against the first variant (the code before tracing, or tracing off), then each round. */
+/** The medians against tracing off, then each round. */
 export function tracingNotes(cost: Awaited<ReturnType<typeof tracingCost>>, rounds: number): string[] {
   const [baseline] = cost.medians;
   return [
