@@ -137,7 +137,9 @@ describe('tracing over OTLP', () => {
       const spans = await spansOf(traceId, (all) => all.filter((span) => span.kind === SERVER).length >= 2);
       const edge = spans.find((span) => span.kind === SERVER && span.parentSpanId === 'a3ce929d0e0e4736');
       const forwarded = spans.find((span) => span.kind === CLIENT && span.parentSpanId === edge?.spanId);
-      const served = spans.find((span) => span.name === 'GET /api/me' && span.parentSpanId === forwarded?.spanId);
+      const served = spans.find(
+        (span) => span.name === 'GET /api/me' && span.parentSpanId === forwarded?.spanId,
+      );
       expect(edge).toBeDefined();
       expect(forwarded).toBeDefined();
       expect(attribute(served!, 'http.response.status_code')).toBe(401);
