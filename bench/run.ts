@@ -3,7 +3,7 @@
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
 // BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
 // BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. `tracing` (only when named):
-// creation with tracing off and on (to a local OTLP sink), in alternating rounds.
+// creation with tracing off and on (to a local OTLP sink) and, given BENCH_BEFORE=<commit>, before it.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { answerToStream } from './agents';

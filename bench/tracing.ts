@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkout } from './compare';
 import { createItems } from './items';
 import { type Figures, SERVER_ENV, startResourceProcess } from './lib';
 import { median } from './rounds';
@@ -24,6 +25,8 @@ async function otlpSink() {
   };
 }
 
+const CONNECTIONS = 10;
+
 export type TracingRound = { variant: string; figures: Figures; cpuMsPerRequest: number };
 
 /** CPU time (user + system) a process has used, in ms: /proc/<pid>/stat, in clock ticks of 10 ms. */
@@ -33,15 +36,24 @@ const cpuMs = (pid: number | undefined) => {
 };
 
 /**
- * Item creation (50 connections, as `create`) on two resource processes that differ only in
- * tracing, in alternating rounds: tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT) and tracing on,
- * every span exported to a local sink. Same settings, same database, one loaded at a time. The
- * code before tracing existed is measured against this checkout by `pnpm bench compare <commit>
- * create` (docs/benchmarks.md#tracing).
+ * Item creation on resource processes that differ only in tracing, in alternating rounds: tracing
+ * off (no OTEL_EXPORTER_OTLP_ENDPOINT), tracing on (every span exported to a local sink) and, with
+ * BENCH_BEFORE=<commit> naming a commit from before tracing existed, that commit's code (checked
+ * out as `bench compare` does; the schema is the same). Same settings, same database, one loaded
+ * at a time; 10 connections, fewer than `create`'s 50, which time out on a loaded machine.
  */
 export async function tracingCost(databaseUrl: string, token: string, rounds: number, seconds: number) {
   const sink = await otlpSink();
+  const before = process.env.BENCH_BEFORE;
   const variants = [
+    ...(before
+      ? [
+          {
+            variant: `before tracing (${before})`,
+            process: await startResourceProcess(databaseUrl, SERVER_ENV, checkout(before)),
+          },
+        ]
+      : []),
     { variant: 'tracing off', process: await startResourceProcess(databaseUrl, SERVER_ENV) },
     {
       variant: 'tracing on, OTLP to a local sink',
@@ -59,7 +71,7 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
     round: number,
   ) => {
     const before = cpuMs(server.pid);
-    const figures = await createItems(server.url, token, seconds, 50);
+    const figures = await createItems(server.url, token, seconds, CONNECTIONS);
     const spent = cpuMs(server.pid) - before;
     return {
       figures: { ...figures, name: `POST /api/items, ${variant} (round ${round})` },
@@ -93,7 +105,7 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
-/** The medians against tracing off, then each round. */
+/** The medians against the first variant (before tracing, else tracing off), then each round. */
 export function tracingNotes(cost: Awaited<ReturnType<typeof tracingCost>>, rounds: number): string[] {
   const [baseline] = cost.medians;
   return [
