@@ -17,9 +17,8 @@ let enabled = false;
 /** Whether this process exports spans: the hooks that make them are installed only then. */
 export const tracingEnabled = (): boolean => enabled;
 
-export type TracingSettings = Pick<
-  Env,
-  'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_SERVICE_NAME'
+export type TracingSettings = Partial<
+  Pick<Env, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_SERVICE_NAME'>
 >;
 
 /** Where spans go: the traces endpoint as given, else `<endpoint>/v1/traces` (the OTLP rule). */
