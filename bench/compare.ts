@@ -56,7 +56,7 @@ const rps = (figures: Figures) => {
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
 /** A detached checkout of `commit` with its dependencies installed, reused by later runs. */
-function checkout(commit: string): string {
+export function checkout(commit: string): string {
   const sha = execFileSync('git', ['rev-parse', '--verify', `${commit}^{commit}`], {
     encoding: 'utf8',
   }).trim();

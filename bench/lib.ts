@@ -17,6 +17,8 @@ export type Figures = {
   non2xx: number;
   /** How many answers of each status (`{"201": 950, "503": 2}`). */
   statuses?: Record<string, number>;
+  /** Requests completed in all. */
+  requests?: number;
 };
 
 const freePort = () =>
@@ -108,6 +110,7 @@ export async function startResourceProcess(
   if (!(await up())) throw new Error(`the resource process in ${cwd} did not start`);
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -178,6 +181,7 @@ export async function load(
     statuses: Object.fromEntries(
       Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]),
     ),
+    requests: result.requests.total,
   };
 }
 

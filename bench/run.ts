@@ -1,8 +1,9 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|compare <commit>]`: bounded load on loopback against real
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|tracing|compare <commit>]`: bounded load on loopback against real
 // processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
 // BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
-// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered.
+// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. `tracing` (only when named):
+// creation with tracing off and on (to a local OTLP sink) and, given BENCH_BEFORE=<commit>, before it.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { answerToStream } from './agents';
@@ -22,6 +23,7 @@ import {
 import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
+import { tracingCost, tracingNotes } from './tracing';
 import { waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
 
@@ -159,6 +161,12 @@ try {
       notes.push(
         `tasks/get / GET /api/items/{id}, median of ${rounds} rounds: ${percent(polled.median)} (target > 100 %)`,
       );
+  }
+
+  if (only === 'tracing') {
+    const cost = await tracingCost(database.url, token, rounds, roundSeconds);
+    results.push(...cost.measured.map((m) => m.figures));
+    notes.push(...tracingNotes(cost, rounds));
   }
 
   if (!only) notes.push(...dashboardBundle(), ...(await manyWaitingAgents()));

@@ -20,6 +20,7 @@ import { createTelegramConfig } from './modules/telegram/telegram-config';
 import { EventHub } from './realtime/event-hub';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
+import { traceQueries } from './tracing/query-spans';
 
 export type ProcessKind = 'resource' | 'auth' | 'worker';
 
@@ -40,6 +41,7 @@ export async function createDeps(
   const log = options.log ?? createLogger(env, `beckon-${kind}`);
   const clock = options.clock ?? systemClock;
   const sql = connect(env, url, `beckon-${kind}`);
+  traceQueries(sql);
   const database = new DatabaseWatch(url, env.DATABASE_WAIT_MS, (down) =>
     down ? log.error('database unreachable: requests answer 503') : log.warn('database reachable again'),
   );

@@ -66,6 +66,12 @@ export const ZEnv = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** OpenTelemetry: spans go over OTLP/HTTP to this collector when set (tracing/tracing.ts). */
+    OTEL_EXPORTER_OTLP_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** The traces URL itself, when not `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`. */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** The service name on spans (default `beckon-<process>`: resource, auth, worker, gateway). */
+    OTEL_SERVICE_NAME: optional,
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port.default(3000),
     AUTH_PORT: port.default(3001),

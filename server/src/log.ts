@@ -2,13 +2,19 @@ import { format, stripVTControlCharacters } from 'node:util';
 import { type Logger, pino } from 'pino';
 import type { Env } from './env';
 import { currentRequestId } from './request-context';
+import { activeTraceIds } from './tracing/tracing';
 
 export type { Logger };
 
-/** Each line written while serving a request (or a job it enqueued) carries its `request_id`. */
+/**
+ * Each line written while serving a request (or a job it enqueued) carries its `request_id`, and
+ * when tracing, the active span's `trace_id` and `span_id`.
+ */
 export const logMixin = () => {
   const requestId = currentRequestId();
-  return requestId ? { request_id: requestId } : {};
+  const ids = activeTraceIds();
+  if (!ids) return requestId ? { request_id: requestId } : {};
+  return requestId ? { request_id: requestId, ...ids } : ids;
 };
 
 /** JSON lines on stdout. */

@@ -8,6 +8,7 @@ import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod } from '../errors';
 import type { EventHub, StreamEvent } from '../realtime/event-hub';
+import { streamOpened } from '../tracing/http-spans';
 import { authenticate } from './authenticate';
 
 const ZStreamQuery = z.strictObject({
@@ -82,6 +83,7 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    streamOpened(request);
     res.write('retry: 2000\n\n');
 
     const maxReplay = deps.env.STREAM_REPLAY_MAX_EVENTS;

@@ -18,6 +18,8 @@ import { callerOf, mayRead, type RpcContext, RpcError } from '../mcp/rpc';
 import { findTask } from '../mcp/task-store';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import type { StreamEvent } from '../realtime/event-hub';
+import { streamOpened } from '../tracing/http-spans';
+import { inMcpSpan } from '../tracing/mcp-spans';
 import { paramHeaderMismatch } from './mcp-param-headers';
 
 type Body = {
@@ -183,9 +185,11 @@ export async function answerModern(
     const method = engine.methods[body.method];
     if (!method) return fail(404, body.id, -32601, `Method not found: ${body.method}`);
     const token = meta.progressToken;
+    const name = body.method;
+    const call = () => inMcpSpan(name, ctx.modern?.trace, () => method(ctx, params));
     if ((typeof token === 'string' || typeof token === 'number') && acceptsStream(request))
-      return await streamProgress(ctx, body.id as string | number, token, () => method(ctx, params), reply);
-    const result = (await method(ctx, params)) as Record<string, unknown>;
+      return await streamProgress(ctx, body.id as string | number, token, call, reply);
+    const result = (await call()) as Record<string, unknown>;
     return reply.send({ jsonrpc: '2.0', id: body.id, result: withMeta(result) });
   } catch (thrown) {
     const { code, message, data } = RpcError.from(thrown);
@@ -305,6 +309,7 @@ async function listen(ctx: RpcContext, body: Body, reply: FastifyReply, shutdown
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
   });
+  streamOpened(reply.request);
   sse(res, {
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',

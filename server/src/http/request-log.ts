@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import {
   type FastifyBaseLogger,
@@ -7,6 +8,7 @@ import {
   LogController,
 } from 'fastify';
 import { requestContext, requestIdFrom } from '../request-context';
+import { registerRequestSpans } from '../tracing/http-spans';
 import { redactUrl } from './log-redaction';
 // The caller the rate limit resolved (request.identity).
 import type {} from './request-state';
@@ -57,20 +59,27 @@ export function completionFields(request: FastifyRequest, reply: FastifyReply) {
 /**
  * Runs each request in its request context, echoes its id (X-Request-Id, on answers written past
  * Fastify too: streams, MCP) and writes one line when it ends: method, route pattern, status,
- * duration, organization and credential kind. `level`: the gateway's lines are debug.
+ * duration, organization and credential kind. `level`: the gateway's lines are debug. When
+ * tracing, each request is a span too (tracing/http-spans.ts).
  */
 export function registerRequestLog(app: FastifyInstance, level: 'info' | 'debug' = 'info'): void {
+  // First: the request's span is active in the request context, so its lines carry the trace id.
+  registerRequestSpans(app);
   app.addHook('onRequest', (request, reply, done) => {
     const store = { requestId: request.id };
     reply.raw.setHeader('x-request-id', request.id);
-    reply.raw.once('close', () =>
-      requestContext.run(store, () => {
-        const fields = completionFields(request, reply);
-        const lineLevel = PROBES.has(fields.route) ? 'debug' : level;
-        // The app's logger: a route's own level (the proxy's, /metrics') is for Fastify's lines.
-        app.log[lineLevel](fields, 'request completed');
-      }),
-    );
-    requestContext.run(store, done);
+    requestContext.run(store, () => {
+      // Bound to the request's context (its trace's too): the socket closes in none of its own.
+      reply.raw.once(
+        'close',
+        AsyncResource.bind(() => {
+          const fields = completionFields(request, reply);
+          const lineLevel = PROBES.has(fields.route) ? 'debug' : level;
+          // The app's logger: a route's own level (the proxy's, /metrics') is for Fastify's lines.
+          app.log[lineLevel](fields, 'request completed');
+        }),
+      );
+      done();
+    });
   });
 }

@@ -9,6 +9,7 @@ import type { Deps } from '../deps';
 import { AppError, isDatabaseUnavailable } from '../errors';
 import { addressSubject } from '../rate-limit/client-address';
 import type { StreamEvent } from '../realtime/event-hub';
+import { streamOpened } from '../tracing/http-spans';
 import { MAX_UNREAD_BYTES, stillReads } from './agent-stream';
 import { HOLD_RETRY_AFTER_SECONDS, type Holds } from './holds';
 
@@ -46,6 +47,7 @@ export async function registerWebSocket(app: FastifyInstance, deps: Deps, holds:
   // more of them than it may have request bodies in flight.
   const waiting = new Map<string, number>();
   app.get('/api/ws', { websocket: true }, (socket, request) => {
+    streamOpened(request, 101);
     const address = addressSubject(request.ip);
     if ((waiting.get(address) ?? 0) >= deps.env.HTTP_MAX_BODIES_PER_ADDRESS) {
       return socket.close(1013, 'too many sockets waiting for their auth message');

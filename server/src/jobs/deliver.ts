@@ -7,6 +7,7 @@ import { signDelivery } from '../delivery/sign';
 import type { Deps } from '../deps';
 import { addJob } from '../job-queue';
 import type { TaskPayload, ZWebhookRetry } from '../job-tasks';
+import { inGivenTrace } from '../tracing/tracing';
 
 /** 15 attempts with delays doubling from the base (10 s) up to 6 h: about 24 h before giving up. */
 export const MAX_DELIVERY_ATTEMPTS = 15;
@@ -83,10 +84,13 @@ export async function attemptDelivery(
     ...(job.trace ? { traceparent: job.trace.traceparent } : {}),
     ...(job.trace?.tracestate ? { tracestate: job.trace.tracestate } : {}),
   };
-  const result = await postJson(job.url, job.body, headers, {
-    allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,
-    ...(signal ? { signal } : {}),
-  });
+  // When tracing, the request's span replaces the traceparent with its own, in the same trace.
+  const result = await inGivenTrace(job.trace, () =>
+    postJson(job.url, job.body, headers, {
+      allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,
+      ...(signal ? { signal } : {}),
+    }),
+  );
   // The worker is stopping: no attempt is recorded and the job fails, so the queue runs it again
   // (here or on another worker) as the same attempt.
   if (signal?.aborted) throw new Error('delivery interrupted: the worker is stopping');

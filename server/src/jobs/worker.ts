@@ -8,6 +8,7 @@ import { deleteOrganization } from '../modules/retention/org-deletion';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import * as telegram from '../modules/telegram/deliver-telegram';
 import { requestContext } from '../request-context';
+import { inJobSpan } from '../tracing/job-spans';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
 import { expireItem } from './expire-item';
@@ -19,15 +20,21 @@ import { startSupervisedPool } from './worker-pool';
 
 /**
  * Runs a task in the context of the request that enqueued its job (job-queue.ts): its log lines
- * and outbound requests carry that request's id. The task sees its payload without it.
+ * and outbound requests carry that request's id, and when tracing, the run is a span continuing
+ * that request's trace (job-spans.ts). The task sees its payload without them.
  */
-function inRequestContext(task: Task): Task {
+function inRequestContext(name: string, task: Task): Task {
+  const traced = inJobSpan(name, task);
   return (payload, helpers) => {
-    if (typeof payload !== 'object' || payload === null || !('request_id' in payload))
-      return task(payload, helpers);
-    const { request_id: requestId, ...rest } = payload as { request_id: unknown };
-    if (typeof requestId !== 'string') return task(rest, helpers);
-    return requestContext.run({ requestId }, () => task(rest, helpers));
+    if (
+      typeof payload !== 'object' ||
+      payload === null ||
+      !('request_id' in payload || 'traceparent' in payload)
+    )
+      return traced(payload, helpers);
+    const { request_id: requestId, ...rest } = payload as { request_id?: unknown };
+    if (typeof requestId !== 'string') return traced(rest, helpers);
+    return requestContext.run({ requestId }, () => traced(rest, helpers));
   };
 }
 
@@ -36,7 +43,7 @@ export function taskList(deps: Deps): TaskList {
   const list: TaskList = {};
   // Each handler parses its payload with its JOB_TASKS entry: the wrapper hands on what it received.
   for (const [name, task] of Object.entries(tasks(deps)))
-    if (task) list[name] = inRequestContext(task as Task);
+    if (task) list[name] = inRequestContext(name, task as Task);
   return list;
 }
 

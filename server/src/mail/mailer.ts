@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Env } from '../env';
 import type { Logger } from '../log';
+import { inClientSpan } from '../tracing/tracing';
 
 export type Mail = {
   to: string;
@@ -58,7 +59,14 @@ export function createMailer(env: Env, log: Logger): Mailer {
   });
   const deliver = async (mail: Mail): Promise<MailResult> => {
     try {
-      const info = await transport.sendMail({ from: env.SMTP_FROM, ...mail });
+      // When tracing: a span of the job sending it, and its trace context in the message's header.
+      const info = await inClientSpan('smtp send', { 'server.address': env.SMTP_HOST ?? '' }, (trace) =>
+        transport.sendMail({
+          from: env.SMTP_FROM,
+          ...mail,
+          ...(trace ? { headers: { ...mail.headers, ...trace } } : {}),
+        }),
+      );
       return { ok: true, code: replyCode(info.response), error: null };
     } catch (err) {
       const { responseCode, message } = err as { responseCode?: number; message?: string };

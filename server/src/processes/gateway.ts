@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { buildGateway } from '../http/gateway';
 import { createLogger, routeConsoleToLog } from '../log';
+import { startTracing } from '../tracing/tracing';
 import { exitByDeadline } from './deadline';
 import { loadEnvOrExit } from './run';
 import { exitOnStartupFailure } from './startup-failure';
@@ -9,6 +10,7 @@ import { exitOnStartupFailure } from './startup-failure';
 const env = loadEnvOrExit('beckon-gateway');
 const log = createLogger(env, 'beckon-gateway');
 routeConsoleToLog(log);
+const stopTracing = await startTracing(env, 'gateway');
 const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
 // web/dist of the repository (or of the deployed layout: see docs/deployment.md), from
 // src/processes/ or from the compiled server/dist/.
@@ -30,6 +32,7 @@ await app
 const stop = async () => {
   exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
   await app.close();
+  await stopTracing?.().catch(() => {});
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop());

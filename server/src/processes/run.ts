@@ -4,6 +4,7 @@ import { createDeps, type ProcessKind } from '../compose';
 import { type Env, loadEnv } from '../env';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger, type Logger, routeConsoleToLog } from '../log';
+import { startTracing } from '../tracing/tracing';
 import { exitByDeadline } from './deadline';
 import { exitOnStartupFailure } from './startup-failure';
 
@@ -20,6 +21,8 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
   // logged and the process goes on serving: one such failure must not end every open request.
   // An uncaught exception still ends the process (its state is unknown); the launcher restarts it.
   process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
+  // Before the apps are built: their request, query and job hooks are installed only when tracing.
+  const stopTracing = await startTracing(env, kind);
   const { close, app, worker } = await start(kind, env, log).catch((error: unknown) =>
     exitOnStartupFailure(log, error, env),
   );
@@ -36,6 +39,8 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
     // worker finishes its jobs (or hands them back, worker.ts). Then the connections close.
     await Promise.all([app?.close(), worker?.stop()].map((step) => Promise.resolve(step).catch(expected)));
     await Promise.resolve(close()).catch(expected);
+    // The spans still buffered are sent before exiting.
+    await stopTracing?.().catch(expected);
     log.info('stopped');
     process.exit(0);
   };
