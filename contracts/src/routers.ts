@@ -17,6 +17,7 @@ import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
 import { receiptProcedures } from './receipts/procedures';
+import { escalationPoliciesProcedures } from './schedules/escalation-policies.procedures';
 import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
@@ -32,6 +33,7 @@ export const appContract = {
   channels: channelsProcedures,
   templates: templatesProcedures,
   schedules: schedulesProcedures,
+  escalationPolicies: escalationPoliciesProcedures,
   settings: settingsProcedures,
   audit: auditProcedures,
   receipts: receiptProcedures,

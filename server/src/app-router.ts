@@ -14,6 +14,7 @@ import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { receiptsRouter } from './modules/receipts/router';
+import { escalationPoliciesRouter } from './modules/schedules/escalation-policies.router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
@@ -31,6 +32,7 @@ export const appRouter = router({
   channels: channelsRouter,
   templates: templatesRouter,
   schedules: schedulesRouter,
+  escalationPolicies: escalationPoliciesRouter,
   settings: settingsRouter,
   audit: auditRouter,
   receipts: receiptsRouter,

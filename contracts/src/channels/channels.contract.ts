@@ -16,6 +16,7 @@ export const ZChannel = z
     mode: z.enum(channelModes),
     description: z.string(),
     escalation: ZEscalation.describe('The escalation policy of its items that name none'),
+    escalation_policy_id: z.uuid().nullable().describe('Or the named escalation policy of those items'),
     created_at: z.string(),
   })
   .meta({ id: 'Channel' });
@@ -30,6 +31,10 @@ export const ZCreateChannelInput = z.strictObject({
   escalation: ZEscalation.optional().describe(
     'Default escalation policy of its items (an item or its template may name its own, [] for none)',
   ),
+  escalation_policy_id: z
+    .uuid()
+    .optional()
+    .describe('Or a named escalation policy as the default of its items (not with `escalation`)'),
 });
 export type CreateChannelInput = z.infer<typeof ZCreateChannelInput>;
 

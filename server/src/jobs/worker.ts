@@ -1,6 +1,7 @@
 import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import { escalateItem } from '../modules/items/escalation';
+import { repeatItem } from '../modules/items/repeat-until-ack';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { requestContext } from '../request-context';
@@ -45,6 +46,7 @@ function tasks(deps: Deps): TaskList {
     slack_update_item: updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
+    repeat_item: (payload) => repeatItem(deps, payload),
     send_email: (payload, helpers) => sendEmail(deps, payload, helpers),
     send_email_digest: (payload, helpers) => sendEmailDigest(deps, payload, helpers),
     prune_expired: async () => {

@@ -3,16 +3,28 @@ import {
   assigneeKey,
   type Escalation,
 } from '@beckon/contracts/assignment/assignment.contract';
+import { policyAssignment } from '@beckon/contracts/schedules/escalation-policies.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
+import { findPolicy } from '../schedules/escalation-policies.service';
 import { resolveOnCall } from '../schedules/schedules.service';
+
+/** Where an item's escalation comes from: inline steps, or a named policy. */
+type EscalationChoice = {
+  escalation?: Escalation | undefined;
+  escalation_policy_id?: string | null | undefined;
+};
 
 /**
  * The assignees of a request that are not of the organization, as the request's field paths:
  * a user who is not a member, a team of another organization (or none), a role name that is
  * neither a system role nor one of the organization's.
  */
-async function unknownAssignees(sql: Queryable, orgId: string, lists: [string, Assignee[]][]) {
+async function unknownAssignees(
+  sql: Queryable,
+  orgId: string,
+  lists: [string, Assignee[]][],
+): Promise<Record<string, string>> {
   const all = lists.flatMap(([, list]) => list);
   if (all.length === 0) return {};
   const ids = (type: 'user' | 'team' | 'schedule') => all.flatMap((a) => (a.type === type ? [a.id] : []));
@@ -35,11 +47,14 @@ async function unknownAssignees(sql: Queryable, orgId: string, lists: [string, A
   return fields;
 }
 
-/** 400 naming each assignee (of the list, and of each escalation step) that is not of the organization. */
+/**
+ * 400 naming each assignee (of the list, and of each escalation step) that is not of the
+ * organization, a named escalation policy that is not one of its own, or both kinds of escalation.
+ */
 export async function checkAssignment(
   sql: Queryable,
   orgId: string,
-  given: { assignees?: Assignee[]; escalation?: Escalation },
+  given: { assignees?: Assignee[] | undefined } & EscalationChoice,
   prefix = '',
 ) {
   const lists: [string, Assignee[]][] = [];
@@ -48,6 +63,11 @@ export async function checkAssignment(
     if (step.action === 'escalate') lists.push([`${prefix}escalation.${i}.to`, step.to]);
   });
   const fields = await unknownAssignees(sql, orgId, lists);
+  const policyField = `${prefix}escalation_policy_id`;
+  if (given.escalation !== undefined && given.escalation_policy_id)
+    fields[policyField] = 'give escalation or escalation_policy_id, not both';
+  else if (given.escalation_policy_id && !(await findPolicy(sql, orgId, given.escalation_policy_id)))
+    fields[policyField] = 'unknown escalation policy';
   if (Object.keys(fields).length > 0) throw AppError.invalid(fields);
 }
 
@@ -117,6 +137,27 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
   return rows.map((row) => row.key);
 }
 
+/** A named policy as assignment (its first targets, its steps); unknown or foreign: 400 on `field`. */
+async function policyOf(sql: Queryable, orgId: string, id: string, field: string) {
+  const policy = await findPolicy(sql, orgId, id);
+  if (!policy) throw AppError.invalid({ [field]: 'unknown escalation policy' });
+  return { id, ...policyAssignment(policy) };
+}
+
+/**
+ * The escalation of a new item: its own (inline steps or a named policy), else its channel's;
+ * a named policy's first level joins the assignees.
+ */
+async function escalationOf(sql: Queryable, orgId: string, own: EscalationChoice, channel: EscalationChoice) {
+  const policyId =
+    own.escalation === undefined ? (own.escalation_policy_id ?? channel.escalation_policy_id) : null;
+  if (policyId) {
+    const policy = await policyOf(sql, orgId, policyId, 'escalation_policy_id');
+    return { escalation: policy.steps, policyId, first: policy.first };
+  }
+  return { escalation: own.escalation ?? channel.escalation ?? [], policyId: null, first: [] };
+}
+
 /**
  * The assignment of a new item: its assignees (with whoever is on call on their schedules at
  * `at`) and escalation policy, checked against the organization; without a policy of its own (nor
@@ -125,12 +166,21 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
 export async function newAssignment(
   sql: Queryable,
   orgId: string,
-  fields: { assignees?: Assignee[]; escalation?: Escalation },
-  channelDefault: Escalation | undefined,
+  fields: { assignees?: Assignee[] } & EscalationChoice,
+  channelDefault: EscalationChoice | null,
   at: Date,
 ) {
   await checkAssignment(sql, orgId, fields);
-  const { assignees, onCall } = await withOnCall(sql, orgId, fields.assignees ?? [], at);
-  const escalation = fields.escalation ?? channelDefault ?? [];
-  return { assignment: { assignees, assignee_keys: assignees.map(assigneeKey), escalation }, onCall };
+  const chosen = await escalationOf(sql, orgId, fields, channelDefault ?? {});
+  const given = withAssignees(fields.assignees ?? [], chosen.first);
+  const { assignees, onCall } = await withOnCall(sql, orgId, given, at);
+  return {
+    assignment: {
+      assignees,
+      assignee_keys: assignees.map(assigneeKey),
+      escalation: chosen.escalation,
+      escalation_policy_id: chosen.policyId,
+    },
+    onCall,
+  };
 }

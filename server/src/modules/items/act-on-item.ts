@@ -10,6 +10,7 @@ import { AppError } from '../../errors';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
+import { scheduleRepeat } from './repeat-until-ack';
 import { validateAnswer } from './form-answer';
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING, scheduleExpiry } from './item-queries';
@@ -82,7 +83,7 @@ function changesFor(
         ? sql`status = ${to}, answered_at = null, answered_by_type = null, answered_by_id = null, receipt = null`
         : sql`status = ${to}`;
     case 'ack':
-      return sql`acked_at = coalesce(acked_at, now())`;
+      return sql`acked_at = coalesce(acked_at, now()), acked_by_type = ${actor.type}, acked_by_id = ${actor.id}`;
     case 'archive':
       return sql`status = 'archived', status_before_archive = ${row.status}, archived_at = now()`;
     case 'unarchive':
@@ -187,6 +188,8 @@ export async function actOnItem(
     if (current.deadline_at && leftOrReturned) await scheduleExpiry(tx, row);
     // The same for the pending step of its escalation policy.
     if (leftOrReturned) await scheduleEscalation(tx, row);
+    // An acknowledgement ends the notifications again; leaving open pauses them, returning resumes.
+    if (leftOrReturned || input.action === 'ack') await scheduleRepeat(tx, row, deps.clock());
     return row;
   });
   if (input.action === 'answer' && row.status === 'answered' && row.answered_at)

@@ -20,8 +20,10 @@ export async function channelName(sql: Queryable, orgId: string, channelId: stri
 /** An item's channel: its name and the escalation policy of its items (one query); a foreign id is a 400. */
 export async function channelOf(sql: Queryable, orgId: string, channelId: string | null | undefined) {
   if (!channelId) return null;
-  const [channel] = await sql<{ name: string; escalation: Escalation }[]>`
-    select name, escalation from channels where id = ${channelId} and org_id = ${orgId}`;
+  const [channel] = await sql<
+    { name: string; escalation: Escalation; escalation_policy_id: string | null }[]
+  >`
+    select name, escalation, escalation_policy_id from channels where id = ${channelId} and org_id = ${orgId}`;
   if (!channel) throw AppError.invalid({ channel_id: 'unknown channel' });
   return channel;
 }
