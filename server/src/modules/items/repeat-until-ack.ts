@@ -1,9 +1,11 @@
+import { assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
 import { SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
+import { onCallAuditData, withOnCall } from '../assignment/assignees';
 import { recordItemChange } from './item-changes';
 import { RETURNING, SELECT } from './item-queries';
 import type { ItemRow } from './item-view';
@@ -51,8 +53,11 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
     const [current] = await tx<ItemRow[]>`
       ${SELECT(tx)} where i.id = ${job.item_id} for update of i`;
     if (!current || !repeats(current) || current.repeat_count !== job.round) return;
+    // As a reminder: whoever is on call now on the item's schedules joins its assignees.
+    const { assignees, onCall } = await withOnCall(tx, current.org_id, current.assignees, deps.clock());
     const [updated] = await tx<ItemRow[]>`
-      update items set repeat_count = repeat_count + 1, updated_at = now()
+      update items set repeat_count = repeat_count + 1, assignees = ${tx.json(assignees as never)},
+                       assignee_keys = ${assignees.map(assigneeKey)}, updated_at = now()
        where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const recipients = await peopleFor(tx, row, { after: 'PT1S', action: 'remind' });
@@ -65,6 +70,7 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
         round: row.repeat_count,
         every_minutes: row.repeat_every_minutes,
         recipients: 'only' in recipients ? recipients.only : 'everyone',
+        ...onCallAuditData(onCall),
       },
       webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
     });
