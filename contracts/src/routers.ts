@@ -17,6 +17,7 @@ import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
 import { receiptProcedures } from './receipts/procedures';
+import { availabilityProcedures } from './schedules/availability.procedures';
 import { escalationPoliciesProcedures } from './schedules/escalation-policies.procedures';
 import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
@@ -34,6 +35,7 @@ export const appContract = {
   templates: templatesProcedures,
   schedules: schedulesProcedures,
   escalationPolicies: escalationPoliciesProcedures,
+  availability: availabilityProcedures,
   settings: settingsProcedures,
   audit: auditProcedures,
   receipts: receiptProcedures,

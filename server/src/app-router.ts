@@ -14,6 +14,7 @@ import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { receiptsRouter } from './modules/receipts/router';
+import { availabilityRouter } from './modules/schedules/availability.router';
 import { escalationPoliciesRouter } from './modules/schedules/escalation-policies.router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
@@ -33,6 +34,7 @@ export const appRouter = router({
   templates: templatesRouter,
   schedules: schedulesRouter,
   escalationPolicies: escalationPoliciesRouter,
+  availability: availabilityRouter,
   settings: settingsRouter,
   audit: auditRouter,
   receipts: receiptsRouter,

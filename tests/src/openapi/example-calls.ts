@@ -222,7 +222,33 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
   await call(owner, 'DELETE /schedules/{id}/overrides/{override_id}', {
     params: { ...id, override_id: override.id },
   });
+  await escalationPolicies(record, owner, schedule.id, teamId);
   await call(owner, 'DELETE /schedules/{id}', { params: id });
+}
+
+/** A named escalation policy: the schedule first, then the team, twice over. */
+async function escalationPolicies(
+  record: ExampleRecorder,
+  owner: HttpClient,
+  scheduleId: string,
+  teamId: string,
+) {
+  const call = record.on('resource');
+  const body = {
+    name: 'platform-paging',
+    description: 'Whoever is on call, then the whole team',
+    levels: [
+      { targets: [{ type: 'schedule', id: scheduleId }], delay_minutes: 15 },
+      { targets: [{ type: 'team', id: teamId }], delay_minutes: 30 },
+    ],
+    repeats: 1,
+  };
+  const policy = await call<Row>(owner, 'POST /escalation-policies', { body });
+  const id = { id: policy.id };
+  await call(owner, 'GET /escalation-policies');
+  await call(owner, 'GET /escalation-policies/{id}', { params: id });
+  await call(owner, 'PUT /escalation-policies/{id}', { params: id, body: { ...body, repeats: 2 } });
+  await call(owner, 'DELETE /escalation-policies/{id}', { params: id });
 }
 
 /** Webhooks both ways, billing, push devices and personal preferences. */

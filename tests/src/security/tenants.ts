@@ -61,8 +61,15 @@ const schedule: Maker = async (t) => {
   return (await created(t.owner.post('/api/schedules', body), 'a schedule')).id!;
 };
 
+const escalationPolicy: Maker = async (t) => {
+  const levels = [{ targets: [{ type: 'user', id: t.userId }], delay_minutes: 5 }];
+  const body = { name: `p-${unique()}`, levels };
+  return (await created(t.owner.post('/api/escalation-policies', body), 'an escalation policy')).id!;
+};
+
 const MAKERS = {
   schedule,
+  'escalation-policy': escalationPolicy,
   item,
   // An answered item: what has a receipt.
   'decided-item': async (t, chosen) => {
@@ -171,6 +178,8 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   grants: 'gate-grant',
   schedules: 'schedule',
   overrides: 'schedule-override',
+  'escalation-policies': 'escalation-policy',
+  escalation_policy_id: 'escalation-policy',
 };
 
 /** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */

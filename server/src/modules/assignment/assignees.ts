@@ -6,6 +6,7 @@ import {
 import { policyAssignment } from '@beckon/contracts/schedules/escalation-policies.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
+import { delegateOf, delegatorsOf } from '../schedules/availability';
 import { findPolicy } from '../schedules/escalation-policies.service';
 import { resolveOnCall } from '../schedules/schedules.service';
 
@@ -77,8 +78,11 @@ export function withAssignees(a: Assignee[], b: Assignee[]): Assignee[] {
   return [...a, ...b.filter((assignee) => !keys.has(assigneeKey(assignee)))];
 }
 
-/** Who was on call on a schedule when it was resolved (recorded in audit entries as `on_call`). */
-export type OnCallResolution = { schedule_id: string; user_id: string };
+/**
+ * Who was on call on a schedule when it was resolved (recorded in audit entries as `on_call`):
+ * the delegate of the person on call while they are away, `on_behalf_of` them.
+ */
+export type OnCallResolution = { schedule_id: string; user_id: string; on_behalf_of?: string };
 
 /**
  * The assignees with the person on call at `at` on each of their schedules added as a user
@@ -94,7 +98,13 @@ export async function withOnCall(
   for (const assignee of assignees) {
     if (assignee.type !== 'schedule') continue;
     const answer = await resolveOnCall(sql, orgId, assignee.id, at);
-    if (answer?.userId) onCall.push({ schedule_id: assignee.id, user_id: answer.userId });
+    if (!answer?.userId) continue;
+    const delegate = await delegateOf(sql, orgId, answer.userId, at);
+    onCall.push(
+      delegate
+        ? { schedule_id: assignee.id, user_id: delegate, on_behalf_of: answer.userId }
+        : { schedule_id: assignee.id, user_id: answer.userId },
+    );
   }
   const people = onCall.map((o): Assignee => ({ type: 'user', id: o.user_id }));
   return { assignees: withAssignees(assignees, people), onCall };
@@ -102,6 +112,23 @@ export async function withOnCall(
 
 /** `{on_call}` for an audit entry's data when schedules were resolved, else nothing. */
 export const onCallAuditData = (onCall: OnCallResolution[]) => (onCall.length > 0 ? { on_call: onCall } : {});
+
+/**
+ * The people away at `at` whom `userId` stands in for on an item: those who named them their
+ * delegate and are among the people behind its assignees (recorded as `on_behalf_of`).
+ */
+export async function onBehalfOf(
+  sql: Queryable,
+  orgId: string,
+  userId: string,
+  assignees: Assignee[],
+  at: Date,
+): Promise<string[]> {
+  const delegators = await delegatorsOf(sql, orgId, userId, at);
+  if (delegators.length === 0) return [];
+  const people = await peopleOf(sql, orgId, assignees);
+  return delegators.filter((person) => people.includes(person));
+}
 
 /**
  * The people behind assignees: members named, members of the teams, members holding the roles

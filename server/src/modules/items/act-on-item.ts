@@ -7,6 +7,7 @@ import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { onBehalfOf } from '../assignment/assignees';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
@@ -19,6 +20,9 @@ import { type ItemRow, itemView } from './item-view';
 import { type AnswerStep, answerStep } from './policies';
 
 type AnswerChannel = (typeof answerChannels)[number];
+
+/** The actions a delegate takes on behalf of the people away who named them. */
+const ON_BEHALF: ReadonlySet<ItemAction> = new Set(['answer', 'dismiss', 'ack']);
 
 /** The statuses a decision leaves an item in: each has a receipt. */
 const DECISIONS: ReadonlySet<ItemRow['status']> = new Set(['answered', 'dismissed']);
@@ -176,7 +180,13 @@ export async function actOnItem(
       row.receipt = await issueReceipt(tx, deps.env, row, { actor, method: authMethod(identity, actor) });
       await tx`update items set receipt = ${row.receipt} where id = ${id}`;
     }
+    // A delegate acting for people away says so (availability.ts).
+    const behalf =
+      actor.type === 'user' && identity && ON_BEHALF.has(input.action)
+        ? await onBehalfOf(tx, current.org_id, identity.userId, current.assignees, deps.clock())
+        : [];
     const data = {
+      ...(behalf.length > 0 ? { on_behalf_of: behalf } : {}),
       ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
       ...(input.via ? { answered_via: input.via } : {}),
       ...('approver' in change ? change.approver : {}),

@@ -25,7 +25,7 @@ import { repeatJob } from './repeat-until-ack';
 import { namesOfIds, referencedIds } from './item-names';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
-import { creationRecipients, notificationParts } from './notify-people';
+import { creationRecipients, delegationAuditData, notificationParts } from './notify-people';
 import { itemPolicies } from './policies';
 
 const ESCALATION_KEYS = new Set(['escalation', 'escalation_policy_id']);
@@ -135,6 +135,8 @@ export async function createItem(
     ...policies,
     responses: [],
   };
+  const creator = actor.type === 'user' ? actor.id : null;
+  const recipients = await creationRecipients(sql, row.org_id, row.assignees, creator, now);
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
   // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
   const { ctes, select } = followUps(sql, {
@@ -142,19 +144,16 @@ export async function createItem(
     action: 'item.create',
     actor,
     event: 'item.created',
-    data: { ...approvalsAuditData(row.approvals), ...onCallAuditData(onCall) },
+    data: {
+      ...approvalsAuditData(row.approvals),
+      ...onCallAuditData(onCall),
+      ...delegationAuditData(recipients),
+    },
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
     slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });
   const json = (value: unknown) => (value ? sql.json(value as never) : null);
-  const creator = actor.type === 'user' ? actor.id : null;
-  const notify = await notificationParts(
-    deps,
-    sql,
-    row,
-    await creationRecipients(sql, row.org_id, row.assignees, creator),
-    'created',
-  );
+  const notify = await notificationParts(deps, sql, row, recipients, 'created');
   const escalation = escalationJob(sql, row);
   const repeat = repeatJob(sql, row, row.created_at);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).

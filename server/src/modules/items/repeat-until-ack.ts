@@ -9,7 +9,7 @@ import { onCallAuditData, withOnCall } from '../assignment/assignees';
 import { recordItemChange } from './item-changes';
 import { RETURNING, SELECT } from './item-queries';
 import type { ItemRow } from './item-view';
-import { notifyPeople, peopleFor } from './notify-people';
+import { delegationAuditData, notifyPeople, peopleFor } from './notify-people';
 
 const jobKey = (itemId: string) => `repeat_item:${itemId}`;
 
@@ -54,13 +54,14 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
       ${SELECT(tx)} where i.id = ${job.item_id} for update of i`;
     if (!current || !repeats(current) || current.repeat_count !== job.round) return;
     // As a reminder: whoever is on call now on the item's schedules joins its assignees.
-    const { assignees, onCall } = await withOnCall(tx, current.org_id, current.assignees, deps.clock());
+    const at = deps.clock();
+    const { assignees, onCall } = await withOnCall(tx, current.org_id, current.assignees, at);
     const [updated] = await tx<ItemRow[]>`
       update items set repeat_count = repeat_count + 1, assignees = ${tx.json(assignees as never)},
                        assignee_keys = ${assignees.map(assigneeKey)}, updated_at = now()
        where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    const recipients = await peopleFor(tx, row, { after: 'PT1S', action: 'remind' });
+    const recipients = await peopleFor(tx, row, { after: 'PT1S', action: 'remind' }, at);
     await recordItemChange(tx, {
       row,
       action: 'item.repeat',
@@ -71,11 +72,12 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
         every_minutes: row.repeat_every_minutes,
         recipients: 'only' in recipients ? recipients.only : 'everyone',
         ...onCallAuditData(onCall),
+        ...delegationAuditData(recipients),
       },
       webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
     });
     await notifyPeople(deps, tx, row, recipients, 'reminded');
-    const next = repeatJob(tx, row, deps.clock());
+    const next = repeatJob(tx, row, at);
     if (next) await tx`select ${next}`;
   });
 }
