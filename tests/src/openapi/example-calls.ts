@@ -223,7 +223,23 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
     params: { ...id, override_id: override.id },
   });
   await escalationPolicies(record, owner, schedule.id, teamId);
+  await availability(record, owner, userId);
   await call(owner, 'DELETE /schedules/{id}', { params: id });
+}
+
+/** The caller's working hours, and a week away with a delegate. */
+async function availability(record: ExampleRecorder, owner: HttpClient, delegateId: string) {
+  const call = record.on('resource');
+  const working_hours = {
+    time_zone: 'Europe/Paris',
+    windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' }],
+  };
+  await call(owner, 'PUT /me/availability', { body: { working_hours } });
+  const away = await call<Row>(owner, 'POST /me/out-of-office', {
+    body: { starts_at: '2026-08-03T00:00:00Z', ends_at: '2026-08-10T00:00:00Z', delegate_id: delegateId },
+  });
+  await call(owner, 'GET /me/availability');
+  await call(owner, 'DELETE /me/out-of-office/{id}', { params: { id: away.id } });
 }
 
 /** A named escalation policy: the schedule first, then the team, twice over. */

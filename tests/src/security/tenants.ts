@@ -67,8 +67,14 @@ const escalationPolicy: Maker = async (t) => {
   return (await created(t.owner.post('/api/escalation-policies', body), 'an escalation policy')).id!;
 };
 
+const outOfOffice: Maker = async (t) => {
+  const body = { starts_at: '2026-01-05T09:00:00Z', ends_at: '2026-01-06T09:00:00Z' };
+  return (await created(t.owner.post('/api/me/out-of-office', body), 'an out-of-office period')).id!;
+};
+
 const MAKERS = {
   schedule,
+  'out-of-office': outOfOffice,
   'escalation-policy': escalationPolicy,
   item,
   // An answered item: what has a receipt.
@@ -180,6 +186,8 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   overrides: 'schedule-override',
   'escalation-policies': 'escalation-policy',
   escalation_policy_id: 'escalation-policy',
+  'out-of-office': 'out-of-office',
+  delegate_id: 'member',
 };
 
 /** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */
