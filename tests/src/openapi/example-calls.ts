@@ -212,6 +212,18 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
     body: { user_id: userId, starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
   });
   await call(owner, 'GET /schedules/{id}/overrides', { params: id });
+  // The caller on call the next day (set up unrecorded), then swapping that day with Grace's.
+  const me = (await owner.get<{ user_id: string }>('/api/me')).body.user_id;
+  const nextDay = { starts_at: '2026-03-04T08:00:00Z', ends_at: '2026-03-04T17:00:00Z' };
+  await owner.post(`/api/schedules/${schedule.id}/overrides`, { user_id: me, ...nextDay });
+  await call(owner, 'POST /schedules/{id}/swaps', {
+    params: id,
+    body: {
+      with_user_id: userId,
+      mine: nextDay,
+      theirs: { starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
+    },
+  });
   await call(owner, 'GET /schedules/{id}/shifts', {
     params: id,
     query: { from: '2026-03-02T00:00:00Z', days: '3' },

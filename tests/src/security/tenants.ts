@@ -188,6 +188,7 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   escalation_policy_id: 'escalation-policy',
   'out-of-office': 'out-of-office',
   delegate_id: 'member',
+  with_user_id: 'member',
 };
 
 /** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */
