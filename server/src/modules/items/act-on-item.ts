@@ -11,13 +11,13 @@ import { onBehalfOf } from '../assignment/assignees';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
-import { scheduleRepeat } from './repeat-until-ack';
 import { validateAnswer } from './form-answer';
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { type AnswerStep, answerStep } from './policies';
+import { scheduleRepeat } from './repeat-until-ack';
 
 type AnswerChannel = (typeof answerChannels)[number];
 

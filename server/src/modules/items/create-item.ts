@@ -21,12 +21,12 @@ import { quotaError } from '../billing/plan-gate';
 import { approvalsAuditData } from './approvers';
 import { escalationJob } from './escalation';
 import { expiryJob, followUps } from './item-changes';
-import { repeatJob } from './repeat-until-ack';
 import { namesOfIds, referencedIds } from './item-names';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
 import { creationRecipients, delegationAuditData, notificationParts } from './notify-people';
 import { itemPolicies } from './policies';
+import { repeatJob } from './repeat-until-ack';
 
 const ESCALATION_KEYS = new Set(['escalation', 'escalation_policy_id']);
 

@@ -3,9 +3,9 @@ import type { Queryable } from '@beckon/db';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { peopleOf } from '../assignment/assignees';
-import { type Delegation, reachable } from '../schedules/availability';
 import { emailEntries } from '../email/email-entries';
 import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
+import { type Delegation, reachable } from '../schedules/availability';
 import type { ItemRow } from './item-view';
 
 export type { NotifyReason, Recipients };

@@ -1,8 +1,8 @@
-import {
-  type CreateEscalationPolicyInput,
-  type EscalationPolicyView,
-  type PolicyLevel,
-  type ReplaceEscalationPolicyInput,
+import type {
+  CreateEscalationPolicyInput,
+  EscalationPolicyView,
+  PolicyLevel,
+  ReplaceEscalationPolicyInput,
 } from '@beckon/contracts/schedules/escalation-policies.contract';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
