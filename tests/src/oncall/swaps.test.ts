@@ -4,7 +4,7 @@ import { Factories, type HttpClient, startTestServer, type TestServer } from '..
 /** Shift swaps through the API: what is refused (the browser test swaps from the timeline). */
 
 type Person = { id: string; api: HttpClient };
-type ErrorBody = { code: string; fields?: Record<string, string> };
+type ErrorBody = { code: string; fields?: Record<string, string>; spans?: string[] };
 
 let server: TestServer;
 let owner: Person;
@@ -51,19 +51,16 @@ const swap = (person: Person, body: Record<string, unknown>) =>
   person.api.post<ErrorBody>(`/api/schedules/${schedule}/swaps`, body);
 
 describe('shift swaps', () => {
-  it('refuses spans that are not wholly each person’s, someone outside, and oneself (400)', async () => {
+  it('refuses spans that are not wholly each person’s (409), someone outside and oneself (400)', async () => {
     const notMine = await swap(ada, { with_user_id: grace.id, mine: day(1), theirs: day(2) });
-    expect(notMine.status).toBe(400);
-    expect(notMine.body).toMatchObject({
-      code: 'invalid_request',
-      fields: { mine: 'you are not on call for all of it', theirs: 'they are not on call for all of it' },
-    });
+    expect(notMine.status).toBe(409);
+    expect(notMine.body).toMatchObject({ code: 'not_on_call', spans: ['mine', 'theirs'] });
     const straddling = await swap(ada, {
       with_user_id: grace.id,
       mine: { starts_at: midnight(2), ends_at: midnight(4) },
       theirs: day(1),
     });
-    expect(straddling.body.fields).toEqual({ mine: 'you are not on call for all of it' });
+    expect(straddling.body).toMatchObject({ code: 'not_on_call', spans: ['mine'] });
     const outsider = await swap(ada, { with_user_id: stranger, mine: day(2), theirs: day(1) });
     expect(outsider.body.fields).toEqual({ with_user_id: 'unknown user' });
     const self = await swap(ada, { with_user_id: ada.id, mine: day(2), theirs: day(4) });

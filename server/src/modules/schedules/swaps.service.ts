@@ -32,12 +32,11 @@ export async function swapShifts(deps: Deps, identity: Identity, input: SwapInpu
   const [member] = await sql`
     select 1 from memberships where org_id = ${identity.orgId} and user_id = ${input.with_user_id}`;
   if (!member) throw AppError.invalid({ with_user_id: 'unknown user' });
-  const fields: Record<string, string> = {};
-  if (!(await holds(sql, identity.orgId, input.id, me, input.mine)))
-    fields.mine = 'you are not on call for all of it';
-  if (!(await holds(sql, identity.orgId, input.id, input.with_user_id, input.theirs)))
-    fields.theirs = 'they are not on call for all of it';
-  if (Object.keys(fields).length > 0) throw AppError.invalid(fields);
+  const spans: string[] = [];
+  if (!(await holds(sql, identity.orgId, input.id, me, input.mine))) spans.push('mine');
+  if (!(await holds(sql, identity.orgId, input.id, input.with_user_id, input.theirs))) spans.push('theirs');
+  if (spans.length > 0)
+    throw AppError.conflict('not_on_call', 'a span is not wholly the person’s shift', { spans });
   const swap = await sql.begin(async (tx) => {
     const given = await insertOverride(tx, identity.orgId, input.id, input.with_user_id, input.mine);
     const taken = await insertOverride(tx, identity.orgId, input.id, me, input.theirs);
