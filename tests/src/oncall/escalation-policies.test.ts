@@ -242,7 +242,6 @@ describe('escalation policies', () => {
       escalation_policy_id: null,
       escalation: [{ after: 'PT1H', action: 'remind' }],
     });
-
     const template = await owner.api.post('/api/templates', {
       name: 'incident',
       fields: { title: 'Incident', escalation_policy_id: policy.id },
@@ -258,7 +257,6 @@ describe('escalation policies', () => {
       channels: ['incidents'],
       templates: ['incident'],
     });
-
     const lone = (
       await owner.api.post<EscalationPolicyView>('/api/escalation-policies', {
         name: 'lone',
