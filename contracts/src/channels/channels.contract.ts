@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEscalation } from '../assignment/assignment.contract';
+import { ZRequireReauth } from '../items/reauth.contract';
 
 /** Channel and template names: lowercase, URL- and tool-friendly (decisions.md). */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -17,6 +18,9 @@ export const ZChannel = z
     description: z.string(),
     escalation: ZEscalation.describe('The escalation policy of its items that name none'),
     escalation_policy_id: z.uuid().nullable().describe('Or the named escalation policy of those items'),
+    require_reauth: ZRequireReauth.nullable().describe(
+      'The fresh verification its items require when they name none',
+    ),
     created_at: z.string(),
   })
   .meta({ id: 'Channel' });
@@ -35,6 +39,9 @@ export const ZCreateChannelInput = z.strictObject({
     .uuid()
     .optional()
     .describe('Or a named escalation policy as the default of its items (not with `escalation`)'),
+  require_reauth: ZRequireReauth.optional().describe(
+    'Answering its items needs a fresh verification (an item or its template may name its own)',
+  ),
 });
 export type CreateChannelInput = z.infer<typeof ZCreateChannelInput>;
 

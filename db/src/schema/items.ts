@@ -25,6 +25,8 @@ export { actorTypes, answerChannels, itemLevels, itemStatuses };
 export type StoredAssignee =
   | { type: 'user' | 'team' | 'schedule'; id: string }
   | { type: 'role'; name: string };
+/** A fresh user verification required to answer (contracts/src/items/reauth.contract.ts). */
+export type StoredReauth = { method: 'passkey' | 'any'; within_minutes: number };
 /** A step of an escalation policy as stored. */
 export type StoredEscalationStep =
   | { after: string; action: 'remind' }
@@ -46,6 +48,8 @@ export const channels = pgTable(
     escalationPolicyId: uuid('escalation_policy_id').references(() => escalationPolicies.id, {
       onDelete: 'restrict',
     }),
+    /** The fresh verification its items require to be answered, when they name none. */
+    requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     ...timestamps(),
   },
   (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
@@ -71,6 +75,8 @@ export const items = pgTable(
     actionDigest: text('action_digest'),
     /** The signed receipt (compact JWS) of the decision that closed it; null while undecided. */
     receipt: text('receipt'),
+    /** Answering needs a fresh user verification (a passkey, or any sign-in) within N minutes. */
+    requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     callbackUrl: text('callback_url'),
     /** W3C trace context of the request that created the item (MCP `_meta`), sent with its callbacks. */
     traceContext: jsonb('trace_context').$type<{ traceparent: string; tracestate?: string }>(),
