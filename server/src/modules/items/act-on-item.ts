@@ -8,8 +8,8 @@ import { freshVerification, sessionVerification, type Verification } from '../..
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { onBehalfOf } from '../assignment/assignees';
 import { itemPageUrl } from '../../mail/item-mail';
+import { onBehalfOf } from '../assignment/assignees';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
