@@ -53,6 +53,14 @@ export const ERROR_CODES = {
   name_taken: { status: 409, means: 'The name or slug is taken' },
   already_member: { status: 409, means: 'Already a member (of the organization or the team)' },
   last_owner: { status: 409, means: 'The organization must keep an Owner' },
+  not_on_call: {
+    status: 409,
+    means: 'A swapped span is not wholly the person’s shift (`spans` names `mine`, `theirs`)',
+  },
+  policy_in_use: {
+    status: 409,
+    means: 'Channels or templates name the escalation policy (`channels`, `templates` list them)',
+  },
   role_in_use: { status: 409, means: 'The role has members (`members`) or an open invitation offers it' },
   personal_workspace: { status: 409, means: 'A personal workspace stays on the Free plan' },
   already_subscribed: { status: 409, means: 'The organization already has a subscription' },

@@ -20,6 +20,8 @@ import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
 import { receiptProcedures } from './receipts/procedures';
 import { retentionProcedures } from './retention/procedures';
+import { availabilityProcedures } from './schedules/availability.procedures';
+import { escalationPoliciesProcedures } from './schedules/escalation-policies.procedures';
 import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
@@ -36,6 +38,8 @@ export const appContract = {
   channels: channelsProcedures,
   templates: templatesProcedures,
   schedules: schedulesProcedures,
+  escalationPolicies: escalationPoliciesProcedures,
+  availability: availabilityProcedures,
   settings: settingsProcedures,
   audit: auditProcedures,
   receipts: receiptProcedures,

@@ -17,6 +17,8 @@ import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { receiptsRouter } from './modules/receipts/router';
 import { retentionRouter } from './modules/retention/router';
+import { availabilityRouter } from './modules/schedules/availability.router';
+import { escalationPoliciesRouter } from './modules/schedules/escalation-policies.router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
@@ -35,6 +37,8 @@ export const appRouter = router({
   channels: channelsRouter,
   templates: templatesRouter,
   schedules: schedulesRouter,
+  escalationPolicies: escalationPoliciesRouter,
+  availability: availabilityRouter,
   settings: settingsRouter,
   audit: auditRouter,
   receipts: receiptsRouter,

@@ -91,7 +91,10 @@ export const assignmentView = {
   assignees: z.array(ZAssignee),
   claimed_by: ZClaimer.nullable().describe('Who is working on it (POST /items/{id}/claim)'),
   claimed_at: z.string().nullable(),
-  escalation: ZEscalation.describe('Reminders and escalation steps (none: [])'),
+  escalation: z
+    .array(ZEscalationStep)
+    .describe('Reminders and escalation steps (none: []), a named policy’s as copied at creation'),
+  escalation_policy_id: z.uuid().nullable().describe('The escalation policy its steps were copied from'),
   escalation_step: z.number().int().describe('How many steps have run'),
   next_escalation_at: z.string().nullable().describe('When the next step runs while the item is open'),
 };
@@ -104,6 +107,12 @@ export const assignmentFields = {
   escalation: ZEscalation.optional().describe(
     'Steps while open, e.g. [{after:"PT30M",action:"remind"},{after:"PT2H",action:"escalate",to:[{type:"role",name:"admin"}]}]; default: the channel’s; [] for none',
   ),
+  escalation_policy_id: z
+    .uuid()
+    .optional()
+    .describe(
+      'A named escalation policy instead of `escalation` (GET /escalation-policies): its first level joins the assignees, the later ones become its steps',
+    ),
 };
 
 export const ZAssignInput = z.strictObject({

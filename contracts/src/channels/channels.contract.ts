@@ -17,6 +17,7 @@ export const ZChannel = z
     mode: z.enum(channelModes),
     description: z.string(),
     escalation: ZEscalation.describe('The escalation policy of its items that name none'),
+    escalation_policy_id: z.uuid().nullable().describe('Or the named escalation policy of those items'),
     require_reauth: ZRequireReauth.nullable().describe(
       'The fresh verification its items require when they name none',
     ),
@@ -34,6 +35,10 @@ export const ZCreateChannelInput = z.strictObject({
   escalation: ZEscalation.optional().describe(
     'Default escalation policy of its items (an item or its template may name its own, [] for none)',
   ),
+  escalation_policy_id: z
+    .uuid()
+    .optional()
+    .describe('Or a named escalation policy as the default of its items (not with `escalation`)'),
   require_reauth: ZRequireReauth.optional().describe(
     'Answering its items needs a fresh verification (an item or its template may name its own)',
   ),

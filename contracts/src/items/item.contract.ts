@@ -54,6 +54,13 @@ export const ZItemAction = z
   })
   .meta({ id: 'ItemAction' });
 
+/** Notifications again every few minutes until someone acknowledges (decisions.md, "On-call"). */
+export const ZRepeatUntilAck = z
+  .strictObject({
+    every_minutes: z.number().int().min(1).max(1440).describe('Minutes between notifications'),
+  })
+  .meta({ id: 'RepeatUntilAck' });
+
 export const ZItem = z
   .object({
     id: z.uuid(),
@@ -87,7 +94,11 @@ export const ZItem = z
       .enum(answerChannels)
       .nullable()
       .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
-    acked_at: z.string().nullable(),
+    acked_at: z.string().nullable().describe('When someone acknowledged it (POST /items/{id}/ack)'),
+    acked_by: ZActor.nullable().describe('Who acknowledged it'),
+    repeat_until_ack: ZRepeatUntilAck.nullable().describe(
+      'Its assignees are notified again at this pace while it is open and nobody acknowledged it',
+    ),
     snoozed_until: z.string().nullable(),
     pinned: z.boolean(),
     archived_at: z.string().nullable(),
@@ -139,6 +150,9 @@ export const ZItemFields = z.strictObject({
     'At the deadline: expire (default), answer with values, or dismiss; fixed at creation',
   ),
   approvals: ZApprovalsInput.optional().describe('Several distinct people must approve; needs a form'),
+  repeat_until_ack: ZRepeatUntilAck.optional().describe(
+    'Notify again every `every_minutes` on every channel of the first notification until someone acknowledges (POST /items/{id}/ack) or it leaves open',
+  ),
   require_reauth: ZRequireReauth.optional().describe(
     "A risky decision: answering needs a fresh verification (the channel's default when absent)",
   ),

@@ -15,6 +15,7 @@ import {
   ZShift,
   ZShiftsInput,
 } from './schedules.contract';
+import { swapMeta, ZSwap, ZSwapInput } from './swaps.contract';
 
 export const schedulesProcedures = {
   list: query({ meta: scheduleMeta.list, output: z.array(ZSchedule) }),
@@ -30,6 +31,7 @@ export const schedulesProcedures = {
     output: ZOverride,
   }),
   deleteOverride: mutation({ meta: scheduleMeta.deleteOverride, input: ZOverrideId, output: ZOverride }),
+  swap: mutation({ meta: swapMeta.swap, input: ZSwapInput, output: ZSwap }),
   shifts: query({ meta: scheduleMeta.shifts, input: ZShiftsInput, output: z.array(ZShift) }),
   calendarUrl: query({ meta: scheduleMeta.calendarUrl, input: ZScheduleId, output: ZCalendarUrl }),
   myCalendarUrl: query({ meta: scheduleMeta.myCalendarUrl, output: ZCalendarUrl }),

@@ -8,6 +8,7 @@ export * from './hooks';
 export * from './items';
 export * from './limits';
 export * from './mcp';
+export * from './oncall';
 export * from './orgs';
 export * from './push';
 export * from './retention';

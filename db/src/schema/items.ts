@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamps, ts, tsvector } from './columns';
 import { agents } from './credentials';
+import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
 
 // The enum values are the wire contract's (contracts/src/enums.ts), stored as checked text.
@@ -43,6 +44,10 @@ export const channels = pgTable(
     description: text('description').notNull().default(''),
     /** The escalation policy of its items that name none (contracts/src/assignment/assignment.contract.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
+    /** Or a named policy for them (refused while named: a policy in use is not deleted). */
+    escalationPolicyId: uuid('escalation_policy_id').references(() => escalationPolicies.id, {
+      onDelete: 'restrict',
+    }),
     /** The fresh verification its items require to be answered, when they name none. */
     requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     ...timestamps(),
@@ -100,6 +105,17 @@ export const items = pgTable(
     /** Reminders and escalation steps, and how many of them have run (escalation.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     escalationStep: integer('escalation_step').notNull().default(0),
+    /** The named policy its steps were copied from (null: inline steps, or the policy was deleted). */
+    escalationPolicyId: uuid('escalation_policy_id').references(() => escalationPolicies.id, {
+      onDelete: 'set null',
+    }),
+    /** Minutes between notifications again until someone acknowledges (null: no repetition). */
+    repeatEveryMinutes: integer('repeat_every_minutes'),
+    /** How many times it has been notified again (repeat-until-ack.ts). */
+    repeatCount: integer('repeat_count').notNull().default(0),
+    /** Who acknowledged it (acked_at): the acknowledgement ends the repetition. */
+    ackedByType: text('acked_by_type', { enum: actorTypes }),
+    ackedById: uuid('acked_by_id'),
     createdByType: text('created_by_type', { enum: actorTypes }).notNull(),
     createdById: uuid('created_by_id'),
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),

@@ -57,6 +57,12 @@ export const THROWN: Record<string, Record<string, string>> = {
   'PATCH /admin/teams/{team_id}': { '409': 'A team with this slug already exists' },
   'POST /admin/teams/{team_id}/members': { '409': 'Already a member of the team' },
   'POST /webhooks': { '402': 'The plan allows no more webhooks' },
+  'POST /escalation-policies': { '409': 'An escalation policy with this name already exists' },
+  'PUT /escalation-policies/{id}': { '409': 'An escalation policy with this name already exists' },
+  'DELETE /escalation-policies/{id}': {
+    '409': 'Channels or templates name the policy (`channels`, `templates` list them)',
+  },
+  'POST /schedules/{id}/swaps': { '409': 'A span is not wholly the person’s shift (`spans` names which)' },
   'GET /billing/subscription': { '503': 'Billing is not configured on this server' },
   'POST /billing/checkout': {
     '409': 'A personal workspace stays on the Free plan, or the organization already has this plan',

@@ -2,6 +2,7 @@ import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } f
 import type { Deps } from '../deps';
 import * as discord from '../modules/discord/deliver-discord';
 import { escalateItem } from '../modules/items/escalation';
+import { repeatItem } from '../modules/items/repeat-until-ack';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { applyRetention } from '../modules/retention/apply-retention';
 import { deleteOrganization } from '../modules/retention/org-deletion';
@@ -60,6 +61,7 @@ function tasks(deps: Deps): TaskList {
     discord_update_item: discord.updateItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
+    repeat_item: (payload) => repeatItem(deps, payload),
     send_email: (payload, helpers) => sendEmail(deps, payload, helpers),
     send_email_digest: (payload, helpers) => sendEmailDigest(deps, payload, helpers),
     prune_expired: async () => {

@@ -72,4 +72,59 @@ describe('the on-call page of the dashboard', () => {
       }),
     ]);
   });
+
+  it('lets a member swap one of their shifts with someone else’s from the timeline', async () => {
+    const team = await new Factories(server.database.db).team(server.resource);
+    const ada = await team.join('member');
+    const grace = await team.join('member');
+    const sql = server.database.sql;
+    await sql`update users set name = 'Ada Lovelace' where id = ${ada.id}`;
+    await sql`update users set name = 'Grace Hopper' where id = ${grace.id}`;
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // Daily turns: Grace today, Ada tomorrow, Grace the day after, and so on.
+    const schedule = (
+      await team.owner.post<{ id: string }>('/api/schedules', {
+        name: 'rota',
+        time_zone: 'UTC',
+        layers: [
+          {
+            members: [
+              { type: 'user', id: ada.id },
+              { type: 'user', id: grace.id },
+            ],
+            start: `${yesterday}T00:00`,
+            turn: { unit: 'day', count: 1 },
+          },
+        ],
+      })
+    ).body;
+    const context = await dashboard.context({ width: 1280, token: ada.token });
+    const page = await context.newPage();
+    await page.goto('/schedules');
+    const shifts = page.getByRole('list', { name: 'Shifts' });
+    await shifts.waitFor();
+    const names = async () =>
+      (await shifts.getByRole('listitem').allTextContents()).map((t) => t.split(/\s/)[0]);
+    await expect.poll(async () => (await names()).slice(0, 4)).toEqual(['Grace', 'Ada', 'Grace', 'Ada']);
+    const before = (await names()).length;
+
+    // Ada gives Grace tomorrow and takes the day after: each now has two days in a row.
+    const form = page.getByRole('form', { name: 'Swap shifts' });
+    await form.getByLabel('Your shift').selectOption({ index: 1 });
+    await form.getByLabel('Their shift').selectOption({ index: 2 });
+    await form.getByRole('button', { name: 'Swap' }).click();
+    await expect.poll(async () => (await names()).length).toBe(before - 2);
+    expect((await names()).slice(0, 3)).toEqual(['Grace', 'Ada', 'Grace']);
+
+    const day = (offset: number) =>
+      `${new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`;
+    const overrides = await team.owner.get<Override[]>(`/api/schedules/${schedule.id}/overrides`);
+    expect(overrides.body).toEqual([
+      expect.objectContaining({ user_id: grace.id, starts_at: day(1), ends_at: day(2) }),
+      expect.objectContaining({ user_id: ada.id, starts_at: day(2), ends_at: day(3) }),
+    ]);
+    const [entry] = await sql<{ actor_id: string }[]>`
+      select actor_id from audit_entries where action = 'schedule.swap' and data->>'schedule_id' = ${schedule.id}`;
+    expect(entry?.actor_id).toBe(ada.id);
+  });
 });

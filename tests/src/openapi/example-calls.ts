@@ -212,6 +212,18 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
     body: { user_id: userId, starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
   });
   await call(owner, 'GET /schedules/{id}/overrides', { params: id });
+  // The caller on call the next day (set up unrecorded), then swapping that day with Grace's.
+  const me = (await owner.get<{ user_id: string }>('/api/me')).body.user_id;
+  const nextDay = { starts_at: '2026-03-04T08:00:00Z', ends_at: '2026-03-04T17:00:00Z' };
+  await owner.post(`/api/schedules/${schedule.id}/overrides`, { user_id: me, ...nextDay });
+  await call(owner, 'POST /schedules/{id}/swaps', {
+    params: id,
+    body: {
+      with_user_id: userId,
+      mine: nextDay,
+      theirs: { starts_at: '2026-03-03T08:00:00Z', ends_at: '2026-03-03T17:00:00Z' },
+    },
+  });
   await call(owner, 'GET /schedules/{id}/shifts', {
     params: id,
     query: { from: '2026-03-02T00:00:00Z', days: '3' },
@@ -222,7 +234,49 @@ async function schedules(record: ExampleRecorder, owner: HttpClient, teamId: str
   await call(owner, 'DELETE /schedules/{id}/overrides/{override_id}', {
     params: { ...id, override_id: override.id },
   });
+  await escalationPolicies(record, owner, schedule.id, teamId);
+  await availability(record, owner, userId);
   await call(owner, 'DELETE /schedules/{id}', { params: id });
+}
+
+/** The caller's working hours, and a week away with a delegate. */
+async function availability(record: ExampleRecorder, owner: HttpClient, delegateId: string) {
+  const call = record.on('resource');
+  const working_hours = {
+    time_zone: 'Europe/Paris',
+    windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' }],
+  };
+  await call(owner, 'PUT /me/availability', { body: { working_hours } });
+  const away = await call<Row>(owner, 'POST /me/out-of-office', {
+    body: { starts_at: '2026-08-03T00:00:00Z', ends_at: '2026-08-10T00:00:00Z', delegate_id: delegateId },
+  });
+  await call(owner, 'GET /me/availability');
+  await call(owner, 'DELETE /me/out-of-office/{id}', { params: { id: away.id } });
+}
+
+/** A named escalation policy: the schedule first, then the team, twice over. */
+async function escalationPolicies(
+  record: ExampleRecorder,
+  owner: HttpClient,
+  scheduleId: string,
+  teamId: string,
+) {
+  const call = record.on('resource');
+  const body = {
+    name: 'platform-paging',
+    description: 'Whoever is on call, then the whole team',
+    levels: [
+      { targets: [{ type: 'schedule', id: scheduleId }], delay_minutes: 15 },
+      { targets: [{ type: 'team', id: teamId }], delay_minutes: 30 },
+    ],
+    repeats: 1,
+  };
+  const policy = await call<Row>(owner, 'POST /escalation-policies', { body });
+  const id = { id: policy.id };
+  await call(owner, 'GET /escalation-policies');
+  await call(owner, 'GET /escalation-policies/{id}', { params: id });
+  await call(owner, 'PUT /escalation-policies/{id}', { params: id, body: { ...body, repeats: 2 } });
+  await call(owner, 'DELETE /escalation-policies/{id}', { params: id });
 }
 
 /** Webhooks both ways, billing, push devices and personal preferences. */

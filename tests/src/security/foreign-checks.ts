@@ -49,6 +49,20 @@ const SAMPLE_INPUT: Record<string, (home: Tenant) => Record<string, unknown>> = 
     ],
   }),
   'schedules.createOverride': () => ({ starts_at: '2026-01-05T09:00:00Z', ends_at: '2026-01-06T09:00:00Z' }),
+  // The other member is not on call then: a 409 `not_on_call` once the ids are the caller's own.
+  'schedules.swap': () => ({
+    mine: { starts_at: '2026-01-05T09:00:00Z', ends_at: '2026-01-06T09:00:00Z' },
+    theirs: { starts_at: '2026-01-06T09:00:00Z', ends_at: '2026-01-07T09:00:00Z' },
+  }),
+  'escalationPolicies.replace': (home) => ({
+    name: `p-${Math.random().toString(36).slice(2, 10)}`,
+    levels: [{ targets: [{ type: 'user', id: home.userId }], delay_minutes: 5 }],
+  }),
+  'availability.createOutOfOffice': () => ({
+    starts_at: '2026-01-05T09:00:00Z',
+    ends_at: '2026-01-06T09:00:00Z',
+  }),
+  'channels.create': () => ({ name: `c-${Math.random().toString(36).slice(2, 10)}`, mode: 'open' }),
 };
 
 /** The values of a route that name objects: in path order, then the other UUID fields, then names. */

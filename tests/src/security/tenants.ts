@@ -61,8 +61,21 @@ const schedule: Maker = async (t) => {
   return (await created(t.owner.post('/api/schedules', body), 'a schedule')).id!;
 };
 
+const escalationPolicy: Maker = async (t) => {
+  const levels = [{ targets: [{ type: 'user', id: t.userId }], delay_minutes: 5 }];
+  const body = { name: `p-${unique()}`, levels };
+  return (await created(t.owner.post('/api/escalation-policies', body), 'an escalation policy')).id!;
+};
+
+const outOfOffice: Maker = async (t) => {
+  const body = { starts_at: '2026-01-05T09:00:00Z', ends_at: '2026-01-06T09:00:00Z' };
+  return (await created(t.owner.post('/api/me/out-of-office', body), 'an out-of-office period')).id!;
+};
+
 const MAKERS = {
   schedule,
+  'out-of-office': outOfOffice,
+  'escalation-policy': escalationPolicy,
   item,
   // An answered item: what has a receipt.
   'decided-item': async (t, chosen) => {
@@ -178,6 +191,11 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   grants: 'gate-grant',
   schedules: 'schedule',
   overrides: 'schedule-override',
+  'escalation-policies': 'escalation-policy',
+  escalation_policy_id: 'escalation-policy',
+  'out-of-office': 'out-of-office',
+  delegate_id: 'member',
+  with_user_id: 'member',
   passkeys: 'passkey',
 };
 

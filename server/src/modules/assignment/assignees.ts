@@ -3,16 +3,29 @@ import {
   assigneeKey,
   type Escalation,
 } from '@beckon/contracts/assignment/assignment.contract';
+import { policyAssignment } from '@beckon/contracts/schedules/escalation-policies.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
+import { delegateOf, delegatorsOf } from '../schedules/availability';
+import { findPolicy } from '../schedules/escalation-policies.service';
 import { resolveOnCall } from '../schedules/schedules.service';
+
+/** Where an item's escalation comes from: inline steps, or a named policy. */
+type EscalationChoice = {
+  escalation?: Escalation | undefined;
+  escalation_policy_id?: string | null | undefined;
+};
 
 /**
  * The assignees of a request that are not of the organization, as the request's field paths:
  * a user who is not a member, a team of another organization (or none), a role name that is
  * neither a system role nor one of the organization's.
  */
-async function unknownAssignees(sql: Queryable, orgId: string, lists: [string, Assignee[]][]) {
+async function unknownAssignees(
+  sql: Queryable,
+  orgId: string,
+  lists: [string, Assignee[]][],
+): Promise<Record<string, string>> {
   const all = lists.flatMap(([, list]) => list);
   if (all.length === 0) return {};
   const ids = (type: 'user' | 'team' | 'schedule') => all.flatMap((a) => (a.type === type ? [a.id] : []));
@@ -35,11 +48,14 @@ async function unknownAssignees(sql: Queryable, orgId: string, lists: [string, A
   return fields;
 }
 
-/** 400 naming each assignee (of the list, and of each escalation step) that is not of the organization. */
+/**
+ * 400 naming each assignee (of the list, and of each escalation step) that is not of the
+ * organization, a named escalation policy that is not one of its own, or both kinds of escalation.
+ */
 export async function checkAssignment(
   sql: Queryable,
   orgId: string,
-  given: { assignees?: Assignee[]; escalation?: Escalation },
+  given: { assignees?: Assignee[] | undefined } & EscalationChoice,
   prefix = '',
 ) {
   const lists: [string, Assignee[]][] = [];
@@ -48,6 +64,11 @@ export async function checkAssignment(
     if (step.action === 'escalate') lists.push([`${prefix}escalation.${i}.to`, step.to]);
   });
   const fields = await unknownAssignees(sql, orgId, lists);
+  const policyField = `${prefix}escalation_policy_id`;
+  if (given.escalation !== undefined && given.escalation_policy_id)
+    fields[policyField] = 'give escalation or escalation_policy_id, not both';
+  else if (given.escalation_policy_id && !(await findPolicy(sql, orgId, given.escalation_policy_id)))
+    fields[policyField] = 'unknown escalation policy';
   if (Object.keys(fields).length > 0) throw AppError.invalid(fields);
 }
 
@@ -57,8 +78,11 @@ export function withAssignees(a: Assignee[], b: Assignee[]): Assignee[] {
   return [...a, ...b.filter((assignee) => !keys.has(assigneeKey(assignee)))];
 }
 
-/** Who was on call on a schedule when it was resolved (recorded in audit entries as `on_call`). */
-export type OnCallResolution = { schedule_id: string; user_id: string };
+/**
+ * Who was on call on a schedule when it was resolved (recorded in audit entries as `on_call`):
+ * the delegate of the person on call while they are away, `on_behalf_of` them.
+ */
+export type OnCallResolution = { schedule_id: string; user_id: string; on_behalf_of?: string };
 
 /**
  * The assignees with the person on call at `at` on each of their schedules added as a user
@@ -74,7 +98,13 @@ export async function withOnCall(
   for (const assignee of assignees) {
     if (assignee.type !== 'schedule') continue;
     const answer = await resolveOnCall(sql, orgId, assignee.id, at);
-    if (answer?.userId) onCall.push({ schedule_id: assignee.id, user_id: answer.userId });
+    if (!answer?.userId) continue;
+    const delegate = await delegateOf(sql, orgId, answer.userId, at);
+    onCall.push(
+      delegate
+        ? { schedule_id: assignee.id, user_id: delegate, on_behalf_of: answer.userId }
+        : { schedule_id: assignee.id, user_id: answer.userId },
+    );
   }
   const people = onCall.map((o): Assignee => ({ type: 'user', id: o.user_id }));
   return { assignees: withAssignees(assignees, people), onCall };
@@ -82,6 +112,23 @@ export async function withOnCall(
 
 /** `{on_call}` for an audit entry's data when schedules were resolved, else nothing. */
 export const onCallAuditData = (onCall: OnCallResolution[]) => (onCall.length > 0 ? { on_call: onCall } : {});
+
+/**
+ * The people away at `at` whom `userId` stands in for on an item: those who named them their
+ * delegate and are among the people behind its assignees (recorded as `on_behalf_of`).
+ */
+export async function onBehalfOf(
+  sql: Queryable,
+  orgId: string,
+  userId: string,
+  assignees: Assignee[],
+  at: Date,
+): Promise<string[]> {
+  const delegators = await delegatorsOf(sql, orgId, userId, at);
+  if (delegators.length === 0) return [];
+  const people = await peopleOf(sql, orgId, assignees);
+  return delegators.filter((person) => people.includes(person));
+}
 
 /**
  * The people behind assignees: members named, members of the teams, members holding the roles
@@ -117,6 +164,27 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
   return rows.map((row) => row.key);
 }
 
+/** A named policy as assignment (its first targets, its steps); unknown or foreign: 400 on `field`. */
+async function policyOf(sql: Queryable, orgId: string, id: string, field: string) {
+  const policy = await findPolicy(sql, orgId, id);
+  if (!policy) throw AppError.invalid({ [field]: 'unknown escalation policy' });
+  return { id, ...policyAssignment(policy) };
+}
+
+/**
+ * The escalation of a new item: its own (inline steps or a named policy), else its channel's;
+ * a named policy's first level joins the assignees.
+ */
+async function escalationOf(sql: Queryable, orgId: string, own: EscalationChoice, channel: EscalationChoice) {
+  const policyId =
+    own.escalation === undefined ? (own.escalation_policy_id ?? channel.escalation_policy_id) : null;
+  if (policyId) {
+    const policy = await policyOf(sql, orgId, policyId, 'escalation_policy_id');
+    return { escalation: policy.steps, policyId, first: policy.first };
+  }
+  return { escalation: own.escalation ?? channel.escalation ?? [], policyId: null, first: [] };
+}
+
 /**
  * The assignment of a new item: its assignees (with whoever is on call on their schedules at
  * `at`) and escalation policy, checked against the organization; without a policy of its own (nor
@@ -125,12 +193,21 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
 export async function newAssignment(
   sql: Queryable,
   orgId: string,
-  fields: { assignees?: Assignee[]; escalation?: Escalation },
-  channelDefault: Escalation | undefined,
+  fields: { assignees?: Assignee[] } & EscalationChoice,
+  channelDefault: EscalationChoice | null,
   at: Date,
 ) {
   await checkAssignment(sql, orgId, fields);
-  const { assignees, onCall } = await withOnCall(sql, orgId, fields.assignees ?? [], at);
-  const escalation = fields.escalation ?? channelDefault ?? [];
-  return { assignment: { assignees, assignee_keys: assignees.map(assigneeKey), escalation }, onCall };
+  const chosen = await escalationOf(sql, orgId, fields, channelDefault ?? {});
+  const given = withAssignees(fields.assignees ?? [], chosen.first);
+  const { assignees, onCall } = await withOnCall(sql, orgId, given, at);
+  return {
+    assignment: {
+      assignees,
+      assignee_keys: assignees.map(assigneeKey),
+      escalation: chosen.escalation,
+      escalation_policy_id: chosen.policyId,
+    },
+    onCall,
+  };
 }

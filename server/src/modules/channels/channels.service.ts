@@ -12,7 +12,7 @@ const channelView = (row: ChannelRow): ChannelView => ({ ...row, created_at: row
 
 export async function listChannels(deps: Deps, identity: Identity): Promise<ChannelView[]> {
   const rows = await deps.sql<ChannelRow[]>`
-    select id, name, mode, description, escalation, require_reauth, created_at from channels
+    select id, name, mode, description, escalation, escalation_policy_id, require_reauth, created_at from channels
      where org_id = ${identity.orgId} order by name collate "C"`;
   return rows.map(channelView);
 }
@@ -22,15 +22,18 @@ export async function createChannel(
   identity: Identity,
   input: CreateChannelInput,
 ): Promise<ChannelView> {
-  await checkAssignment(deps.sql, identity.orgId, { escalation: input.escalation });
+  await checkAssignment(deps.sql, identity.orgId, {
+    escalation: input.escalation,
+    escalation_policy_id: input.escalation_policy_id,
+  });
   try {
     const row = await deps.sql.begin(async (tx) => {
       const [inserted] = await tx<ChannelRow[]>`
-        insert into channels (id, org_id, name, mode, description, escalation, require_reauth)
+        insert into channels (id, org_id, name, mode, description, escalation, escalation_policy_id, require_reauth)
         values (${uuidv7()}, ${identity.orgId}, ${input.name}, ${input.mode}, ${input.description ?? ''},
-                ${tx.json((input.escalation ?? []) as never)},
+                ${tx.json((input.escalation ?? []) as never)}, ${input.escalation_policy_id ?? null},
                 ${input.require_reauth ? tx.json(input.require_reauth) : null})
-        returning id, name, mode, description, escalation, require_reauth, created_at`;
+        returning id, name, mode, description, escalation, escalation_policy_id, require_reauth, created_at`;
       const row = inserted as ChannelRow;
       await recordOrgChange(tx, identity, 'channel.create', { channel_id: row.id, name: row.name });
       return row;

@@ -9,6 +9,7 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { itemPageUrl } from '../../mail/item-mail';
+import { onBehalfOf } from '../assignment/assignees';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
@@ -18,8 +19,12 @@ import { findItem, RETURNING, scheduleExpiry } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { type AnswerStep, answerStep } from './policies';
+import { scheduleRepeat } from './repeat-until-ack';
 
 type AnswerChannel = (typeof answerChannels)[number];
+
+/** The actions a delegate takes on behalf of the people away who named them. */
+const ON_BEHALF: ReadonlySet<ItemAction> = new Set(['answer', 'dismiss', 'ack']);
 
 /** The statuses a decision leaves an item in: each has a receipt. */
 const DECISIONS: ReadonlySet<ItemRow['status']> = new Set(['answered', 'dismissed']);
@@ -84,7 +89,7 @@ function changesFor(
         ? sql`status = ${to}, answered_at = null, answered_by_type = null, answered_by_id = null, receipt = null`
         : sql`status = ${to}`;
     case 'ack':
-      return sql`acked_at = coalesce(acked_at, now())`;
+      return sql`acked_at = coalesce(acked_at, now()), acked_by_type = ${actor.type}, acked_by_id = ${actor.id}`;
     case 'archive':
       return sql`status = 'archived', status_before_archive = ${row.status}, archived_at = now()`;
     case 'unarchive':
@@ -189,7 +194,13 @@ export async function actOnItem(
       });
       await tx`update items set receipt = ${row.receipt} where id = ${id}`;
     }
+    // A delegate acting for people away says so (availability.ts).
+    const behalf =
+      actor.type === 'user' && identity && ON_BEHALF.has(input.action)
+        ? await onBehalfOf(tx, current.org_id, identity.userId, current.assignees, deps.clock())
+        : [];
     const data = {
+      ...(behalf.length > 0 ? { on_behalf_of: behalf } : {}),
       ...(input.action === 'snooze' ? { until: input.until?.toISOString() } : {}),
       ...(input.via ? { answered_via: input.via } : {}),
       ...('approver' in change ? change.approver : {}),
@@ -201,6 +212,8 @@ export async function actOnItem(
     if (current.deadline_at && leftOrReturned) await scheduleExpiry(tx, row);
     // The same for the pending step of its escalation policy.
     if (leftOrReturned) await scheduleEscalation(tx, row);
+    // An acknowledgement ends the notifications again; leaving open pauses them, returning resumes.
+    if (leftOrReturned || input.action === 'ack') await scheduleRepeat(tx, row, deps.clock());
     return row;
   });
   if (input.action === 'answer' && row.status === 'answered' && row.answered_at)

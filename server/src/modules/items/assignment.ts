@@ -10,7 +10,7 @@ import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../assig
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
-import { notifyPeople } from './notify-people';
+import { notifyPeople, reachedOf } from './notify-people';
 
 type Change = { set: Record<string, unknown>; action: string; data: Record<string, unknown> } | null;
 
@@ -79,7 +79,7 @@ export async function assignItem(
       ]);
       const self = actorOf(identity).id;
       const added = now.filter((person) => !earlier.includes(person) && person !== self);
-      await notifyPeople(deps, tx, row, { only: added }, 'assigned');
+      await notifyPeople(deps, tx, row, await reachedOf(tx, row.org_id, added, deps.clock()), 'assigned');
     },
   );
 }

@@ -24,8 +24,11 @@ import { expiryJob, followUps } from './item-changes';
 import { namesOfIds, referencedIds } from './item-names';
 import { channelIdByName, channelOf, futureDeadline } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
-import { creationRecipients, notificationParts } from './notify-people';
+import { creationRecipients, delegationAuditData, notificationParts } from './notify-people';
 import { itemPolicies } from './policies';
+import { repeatJob } from './repeat-until-ack';
+
+const ESCALATION_KEYS = new Set(['escalation', 'escalation_policy_id']);
 
 /**
  * The fields of a new item: what the request gives, then what its template holds for the fields
@@ -42,7 +45,10 @@ async function itemFields(sql: Queryable, orgId: string, input: CreateItemInput)
     const stored = ZItemFields.safeParse(row.fields);
     if (!stored.success) throw AppError.invalid({ template: 'template fields are no longer valid' });
     const defined = Object.entries(given).filter(([, value]) => value !== undefined);
-    fields = { ...stored.data, ...Object.fromEntries(defined) };
+    // Inline steps and a named policy are one choice: the request's replaces the template's.
+    const ownEscalation = given.escalation !== undefined || given.escalation_policy_id !== undefined;
+    const kept = Object.entries(stored.data).filter(([key]) => !ownEscalation || !ESCALATION_KEYS.has(key));
+    fields = { ...Object.fromEntries(kept), ...Object.fromEntries(defined) };
   }
   const { title } = fields;
   if (title === undefined) throw AppError.invalid({ title: 'Required' });
@@ -82,7 +88,7 @@ export async function createItem(
   const channel = await channelOf(sql, identity.orgId, input.channel_id);
   futureDeadline(input.deadline_at);
   const now = deps.clock();
-  const { assignment, onCall } = await newAssignment(sql, identity.orgId, input, channel?.escalation, now);
+  const { assignment, onCall } = await newAssignment(sql, identity.orgId, input, channel, now);
   const policies = itemPolicies(input, identity.userId);
   const row: ItemRow = {
     id: uuidv7(),
@@ -111,6 +117,9 @@ export async function createItem(
     answered_by_id: null,
     answered_via: null,
     acked_at: null,
+    acked_by_type: null,
+    acked_by_id: null,
+    repeat_every_minutes: input.repeat_until_ack?.every_minutes ?? null,
     snoozed_until: null,
     pinned: false,
     archived_at: null,
@@ -119,6 +128,7 @@ export async function createItem(
     claimed_by_id: null,
     claimed_at: null,
     escalation_step: 0,
+    repeat_count: 0,
     created_by_type: actor.type,
     created_by_id: actor.id,
     agent_id: identity.agentId,
@@ -127,6 +137,8 @@ export async function createItem(
     ...policies,
     responses: [],
   };
+  const creator = actor.type === 'user' ? actor.id : null;
+  const recipients = await creationRecipients(sql, row.org_id, row.assignees, creator, now);
   // One statement, so one round trip and no explicit transaction: the item, its audit entry,
   // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
   const { ctes, select } = followUps(sql, {
@@ -134,40 +146,38 @@ export async function createItem(
     action: 'item.create',
     actor,
     event: 'item.created',
-    data: { ...approvalsAuditData(row.approvals), ...onCallAuditData(onCall) },
+    data: {
+      ...approvalsAuditData(row.approvals),
+      ...onCallAuditData(onCall),
+      ...delegationAuditData(recipients),
+    },
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
     slack: await OrgFacts.has(deps, 'slack', identity.orgId),
   });
   const json = (value: unknown) => (value ? sql.json(value as never) : null);
-  const creator = actor.type === 'user' ? actor.id : null;
-  const notify = await notificationParts(
-    deps,
-    sql,
-    row,
-    await creationRecipients(sql, row.org_id, row.assignees, creator),
-    'created',
-  );
+  const notify = await notificationParts(deps, sql, row, recipients, 'created');
   const escalation = escalationJob(sql, row);
+  const repeat = repeatJob(sql, row, row.created_at);
   // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
   const [created] = await sql<{ names: Record<string, string> }[]>`
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, action,
                          action_digest, metadata, callback_url, deadline_at, created_by_type, created_by_id, agent_id,
                          created_at, updated_at, on_timeout, approvals, assignees, assignee_keys, escalation, trace_context,
-                         require_reauth)
+                         escalation_policy_id, repeat_every_minutes, require_reauth)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${json(row.action)},
               ${row.action_digest}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
               ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)},
-              ${json(row.trace_context)}, ${json(row.require_reauth)})
+              ${json(row.trace_context)}, ${row.escalation_policy_id}, ${row.repeat_every_minutes},
+              ${json(row.require_reauth)})
     ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
     select ${namesOfIds(sql, row.org_id, referencedIds(row))} as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(
-    (error: unknown) => {
-      throw quotaError(deps.env, error) ?? error;
-    },
-  );
+      ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}
+      ${repeat ? sql`, ${repeat}` : sql``}`.catch((error: unknown) => {
+    throw quotaError(deps.env, error) ?? error;
+  });
   return itemView({ ...row, names: created?.names });
 }

@@ -10,7 +10,7 @@ import { nextStep } from '../assignment/escalation-due';
 import { recordItemChange } from './item-changes';
 import { RETURNING, SELECT } from './item-queries';
 import type { ItemRow } from './item-view';
-import { notifyPeople, peopleFor } from './notify-people';
+import { delegationAuditData, notifyPeople, peopleFor } from './notify-people';
 
 const jobKey = (itemId: string) => `escalate_item:${itemId}`;
 
@@ -70,6 +70,7 @@ export async function escalateItem(deps: Deps, payload: unknown): Promise<void> 
       tx,
       row,
       step.action === 'escalate' ? { ...step, to: resolved.assignees } : step,
+      at,
     );
     await recordItemChange(tx, {
       row,
@@ -81,6 +82,7 @@ export async function escalateItem(deps: Deps, payload: unknown): Promise<void> 
         ...step,
         recipients: 'only' in recipients ? recipients.only : 'everyone',
         ...onCallAuditData(resolved.onCall),
+        ...delegationAuditData(recipients),
       },
       webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
     });

@@ -22,9 +22,14 @@ export async function channelName(sql: Queryable, orgId: string, channelId: stri
 export async function channelOf(sql: Queryable, orgId: string, channelId: string | null | undefined) {
   if (!channelId) return null;
   const [channel] = await sql<
-    { name: string; escalation: Escalation; require_reauth: RequireReauth | null }[]
+    {
+      name: string;
+      escalation: Escalation;
+      escalation_policy_id: string | null;
+      require_reauth: RequireReauth | null;
+    }[]
   >`
-    select name, escalation, require_reauth from channels where id = ${channelId} and org_id = ${orgId}`;
+    select name, escalation, escalation_policy_id, require_reauth from channels where id = ${channelId} and org_id = ${orgId}`;
   if (!channel) throw AppError.invalid({ channel_id: 'unknown channel' });
   return channel;
 }

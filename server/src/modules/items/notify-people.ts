@@ -5,25 +5,41 @@ import type { Deps } from '../../deps';
 import { peopleOf } from '../assignment/assignees';
 import { emailEntries } from '../email/email-entries';
 import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
+import { type Delegation, reachable } from '../schedules/availability';
 import type { ItemRow } from './item-view';
 
 export type { NotifyReason, Recipients };
 
 type Fragment = ReturnType<typeof pushEntries>;
 
+/** Recipients with whose notifications went to a delegate (out of office). */
+export type Reached = Recipients & { delegated?: Delegation[] };
+
+/** `{delegated}` for an audit entry's data when someone away was replaced by their delegate. */
+export const delegationAuditData = (recipients: Reached) =>
+  recipients.delegated?.length ? { delegated: recipients.delegated } : {};
+
+/** The people to notify at `at` in place of `people` (availability.ts: out of office, working hours). */
+export async function reachedOf(sql: Queryable, orgId: string, people: string[], at: Date): Promise<Reached> {
+  const reached = await reachable(sql, orgId, people, at);
+  return { only: reached.people, delegated: reached.delegated };
+}
+
 /**
- * Who hears of a new item: its assignees (the people behind them) when it has some, else
- * everyone who may read items; never its creator.
+ * Who hears of a new item at `at`: its assignees (the people behind them, or their delegates
+ * while away) when it has some, else everyone who may read items; never its creator.
  */
 export async function creationRecipients(
   sql: Queryable,
   orgId: string,
   assignees: Assignee[],
   creatorUserId: string | null,
-): Promise<Recipients> {
+  at: Date,
+): Promise<Reached> {
   if (assignees.length === 0) return { except: creatorUserId };
   const people = await peopleOf(sql, orgId, assignees);
-  return { only: people.filter((id) => id !== creatorUserId) };
+  const reached = await reachedOf(sql, orgId, people, at);
+  return { ...reached, only: 'only' in reached ? reached.only.filter((id) => id !== creatorUserId) : [] };
 }
 
 /**
@@ -71,11 +87,17 @@ export async function notifyPeople(
 /**
  * Who a step of an escalation policy notifies: a reminder, whoever the item waits for (the
  * person who claimed it, else its assignees, else everyone but its creator); an escalation, the
- * people it adds.
+ * people it adds; people away replaced by their delegates.
  */
-export async function peopleFor(sql: Queryable, row: ItemRow, step: EscalationStep): Promise<Recipients> {
-  if (step.action === 'escalate') return { only: await peopleOf(sql, row.org_id, step.to) };
+export async function peopleFor(
+  sql: Queryable,
+  row: ItemRow,
+  step: EscalationStep,
+  at: Date,
+): Promise<Reached> {
+  if (step.action === 'escalate')
+    return reachedOf(sql, row.org_id, await peopleOf(sql, row.org_id, step.to), at);
   if (row.claimed_by_type === 'user' && row.claimed_by_id) return { only: [row.claimed_by_id] };
   const creator = row.created_by_type === 'user' ? row.created_by_id : null;
-  return creationRecipients(sql, row.org_id, row.assignees, creator);
+  return creationRecipients(sql, row.org_id, row.assignees, creator, at);
 }

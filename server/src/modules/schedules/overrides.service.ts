@@ -1,4 +1,5 @@
 import type { CreateOverrideInput, OverrideView } from '@beckon/contracts/schedules/schedules.contract';
+import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
@@ -6,7 +7,7 @@ import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
 import { loadSchedule, type OverrideRow } from './schedules.service';
 
-const overrideView = (row: OverrideRow): OverrideView => ({
+export const overrideView = (row: OverrideRow): OverrideView => ({
   id: row.id,
   schedule_id: row.schedule_id,
   user_id: row.user_id,
@@ -24,6 +25,21 @@ export async function listOverrides(deps: Deps, identity: Identity, id: string):
   return rows.map(overrideView);
 }
 
+/** Writes an override (in the caller's transaction). */
+export async function insertOverride(
+  sql: Queryable,
+  orgId: string,
+  scheduleId: string,
+  userId: string,
+  span: { starts_at: string; ends_at: string },
+): Promise<OverrideRow> {
+  const [saved] = await sql<OverrideRow[]>`
+    insert into schedule_overrides (id, org_id, schedule_id, user_id, starts_at, ends_at)
+    values (${uuidv7()}, ${orgId}, ${scheduleId}, ${userId}, ${new Date(span.starts_at)}, ${new Date(span.ends_at)})
+    returning id, schedule_id, user_id, starts_at, ends_at, created_at`;
+  return saved as OverrideRow;
+}
+
 export async function createOverride(
   deps: Deps,
   identity: Identity,
@@ -35,12 +51,7 @@ export async function createOverride(
     select 1 from memberships where org_id = ${identity.orgId} and user_id = ${input.user_id}`;
   if (!member) throw AppError.invalid({ user_id: 'unknown user' });
   const row = await sql.begin(async (tx) => {
-    const [saved] = await tx<OverrideRow[]>`
-      insert into schedule_overrides (id, org_id, schedule_id, user_id, starts_at, ends_at)
-      values (${uuidv7()}, ${identity.orgId}, ${input.id}, ${input.user_id}, ${new Date(input.starts_at)},
-              ${new Date(input.ends_at)})
-      returning id, schedule_id, user_id, starts_at, ends_at, created_at`;
-    const row = saved as OverrideRow;
+    const row = await insertOverride(tx, identity.orgId, input.id, input.user_id, input);
     await recordOrgChange(tx, identity, 'schedule.override.create', {
       schedule_id: row.schedule_id,
       override_id: row.id,

@@ -13,10 +13,13 @@ import {
   replaceSchedule,
 } from './schedules.service';
 import { listShifts } from './shifts.service';
+import { swapShifts } from './swaps.service';
 
 // As templates: the organization's admins shape schedules, every member reads them.
 const read = permissionProcedure('items.read');
 const manage = permissionProcedure('channels.manage');
+// A member swaps their own shifts.
+const write = permissionProcedure('items.write');
 
 export const schedulesRouter = router({
   list: implement(read, p.list).query(({ ctx }) => listSchedules(ctx.deps, ctx.identity)),
@@ -40,6 +43,7 @@ export const schedulesRouter = router({
   deleteOverride: implement(manage, p.deleteOverride).mutation(({ ctx, input }) =>
     deleteOverride(ctx.deps, ctx.identity, input),
   ),
+  swap: implement(write, p.swap).mutation(({ ctx, input }) => swapShifts(ctx.deps, ctx.identity, input)),
   shifts: implement(read, p.shifts).query(({ ctx, input }) => listShifts(ctx.deps, ctx.identity, input)),
   calendarUrl: implement(read, p.calendarUrl).query(({ ctx, input }) =>
     scheduleFeedUrl(ctx.deps, ctx.identity, input.id),

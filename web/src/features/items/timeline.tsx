@@ -27,6 +27,7 @@ const ACTIONS: Record<string, string> = {
   'item.unclaim': 'released the claim',
   'item.remind': 'sent a reminder (escalation policy)',
   'item.escalate': 'escalated it (escalation policy)',
+  'item.repeat': 'notified again (until acknowledged)',
   'attachment.create': 'attached a file',
   'attachment.delete': 'deleted an attachment',
 };

@@ -8,6 +8,7 @@ import { ErrorNotice, Loading } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { formatDateTime } from '../../lib/time';
 import { authTrpc, trpc } from '../../lib/trpc';
+import { SwapForm } from './swap-form';
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -118,7 +119,7 @@ function OverrideForm({ id }: { id: string }) {
   );
 }
 
-/** /schedules: each schedule's next two weeks, and (for those who manage them) overrides. */
+/** /schedules: each schedule's next two weeks, swaps of one's own shifts, and (for those who manage them) overrides. */
 export function SchedulesPage() {
   const me = useQuery(authTrpc.accounts.me.queryOptions());
   const list = useQuery(trpc.schedules.list.queryOptions());
@@ -155,6 +156,14 @@ export function SchedulesPage() {
             </h2>
             <Timeline id={schedule.id} from={from} />
           </section>
+          {me.data && (
+            <section aria-labelledby="swap" className={cardClass}>
+              <h2 id="swap" className="font-semibold text-gray-900">
+                Swap one of your shifts
+              </h2>
+              <SwapForm id={schedule.id} from={from} days={DAYS} me={me.data.user.id} />
+            </section>
+          )}
           {canManage && (
             <section aria-labelledby="override" className={cardClass}>
               <h2 id="override" className="font-semibold text-gray-900">
