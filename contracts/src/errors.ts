@@ -13,7 +13,10 @@ export const ERROR_CODES = {
   },
   sign_in_refused: { status: 400, means: 'An external sign-in could not complete (state, code or profile)' },
   unauthorized: { status: 401, means: 'Missing, unknown, expired or revoked bearer token' },
-  invalid_signature: { status: 401, means: 'A signed inbound request (Slack) failed its signature check' },
+  invalid_signature: {
+    status: 401,
+    means: 'A signed inbound request (Slack, Twilio) failed its signature check',
+  },
   plan_limit_exceeded: { status: 402, means: 'A plan limit was reached (`key`, `limit`, `current`)' },
   permission_denied: { status: 403, means: 'The caller lacks a permission (`required` names it)' },
   session_required: { status: 403, means: "The operation needs a signed-in person's session" },
@@ -46,11 +49,17 @@ export const ERROR_CODES = {
   already_subscribed: { status: 409, means: 'The organization already has a subscription' },
   no_billing_account: { status: 409, means: 'The organization has no billing account yet' },
   slack_not_connected: { status: 409, means: 'No Slack workspace is connected' },
+  twilio_not_connected: { status: 409, means: 'No Twilio account is connected' },
+  phone_taken: { status: 409, means: 'Another member of the organization uses this phone number' },
   notification_used: { status: 409, means: "A notification's answer token was used already" },
   request_in_progress: { status: 409, means: 'A request with this Idempotency-Key is still in progress' },
   audit_chain_broken: { status: 409, means: 'The audit chain is broken (`broken` names the first link)' },
   invitation_inactive: { status: 410, means: 'The invitation was revoked, used up or has expired' },
   notification_expired: { status: 410, means: "A notification's answer token has expired" },
+  phone_code_expired: {
+    status: 410,
+    means: 'The phone verification code expired or was tried too often: ask for a new one',
+  },
   payload_too_large: { status: 413, means: 'Body or attachment over the limit (`limit` in bytes)' },
   unsupported_media_type: { status: 415, means: 'The body is not JSON' },
   validation_failed: { status: 422, means: "The values do not fit the item's form (`fields` names each)" },
@@ -63,6 +72,7 @@ export const ERROR_CODES = {
   stream_unavailable: { status: 503, means: 'The event stream is not running in this process' },
   billing_not_configured: { status: 503, means: 'Billing is not configured on this server' },
   slack_not_configured: { status: 503, means: 'Slack is not configured on this server' },
+  twilio_not_configured: { status: 503, means: 'Twilio (SMS and WhatsApp) is not configured on this server' },
   service_unavailable: { status: 503, means: 'A process behind the gateway is not up (`Retry-After`)' },
 } as const satisfies Record<string, { status: number; means: string }>;
 

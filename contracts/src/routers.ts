@@ -22,6 +22,7 @@ import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
 import { statsProcedures } from './stats/procedures';
 import { templatesProcedures } from './templates/procedures';
+import { twilioProcedures } from './twilio/procedures';
 import { webhooksProcedures } from './webhooks/procedures';
 
 /** Every operation of the resource process (REST /api, tRPC /trpc, MCP), by router. */
@@ -43,6 +44,7 @@ export const appContract = {
   push: pushProcedures,
   email: emailProcedures,
   slack: slackProcedures,
+  twilio: twilioProcedures,
   gate: gateProcedures,
 };
 

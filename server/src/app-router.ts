@@ -17,6 +17,7 @@ import { receiptsRouter } from './modules/receipts/router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
+import { twilioRouter } from './modules/twilio/router';
 import { statsRouter } from './modules/stats/router';
 import { templatesRouter } from './modules/templates/router';
 import { webhooksRouter } from './modules/webhooks/router';
@@ -42,6 +43,7 @@ export const appRouter = router({
   push: mergeRouters(pushRouter, pushAnswerRouter),
   email: emailRouter,
   slack: slackRouter,
+  twilio: twilioRouter,
   gate: gateRouter,
 });
 

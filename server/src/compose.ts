@@ -15,6 +15,7 @@ import { MailLinkKey } from './mail/links';
 import { createMailer } from './mail/mailer';
 import { createPayments, syncPlanPrices } from './modules/billing/payments';
 import { createSlackConfig } from './modules/slack/slack-config';
+import { createTwilioConfig } from './modules/twilio/twilio-config';
 import { EventHub } from './realtime/event-hub';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
@@ -64,6 +65,7 @@ export async function createDeps(
     mailLinkKey: new MailLinkKey(env),
     payments: createPayments(env),
     slack: createSlackConfig(env),
+    twilio: createTwilioConfig(env),
     credentials,
     orgFacts,
     events,

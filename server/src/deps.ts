@@ -12,6 +12,7 @@ import type { MailLinkKey } from './mail/links';
 import type { Mailer } from './mail/mailer';
 import type { Payments } from './modules/billing/payments';
 import type { SlackConfig } from './modules/slack/slack-config';
+import type { TwilioConfig } from './modules/twilio/twilio-config';
 import type { EventHub } from './realtime/event-hub';
 import type { FileStorage } from './storage/storage';
 
@@ -36,6 +37,8 @@ export type Deps = {
   payments: Payments | null;
   /** Slack's configuration (null: Slack answers 503). */
   slack: SlackConfig | null;
+  /** Twilio's configuration, for SMS and WhatsApp (null: Twilio answers 503). */
+  twilio: TwilioConfig | null;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
   credentials?: CredentialCache;
   /** Which organizations have webhooks or push devices (absent: always fan out). */

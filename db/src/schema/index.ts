@@ -11,3 +11,4 @@ export * from './push';
 export * from './schedules';
 export * from './settings';
 export * from './slack';
+export * from './twilio';

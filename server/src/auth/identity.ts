@@ -11,6 +11,7 @@ export type IdentitySource =
   | 'email_link'
   | 'slack_link'
   | 'push_link'
+  | 'phone_link'
   | 'mcp_elicitation';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { appRouter } from '../app-router';
 import type { Deps } from '../deps';
 import { registerSlackWebhooks } from '../modules/slack/slack-http';
+import { registerTwilioWebhooks } from '../modules/twilio/twilio-http';
 import { registerAgentStream } from './agent-stream';
 import { registerApiRateLimit } from './api-rate-limit';
 import { registerAuditExport } from './audit-export';
@@ -44,6 +45,7 @@ export async function buildResourceApp(
   await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
   registerSlackWebhooks(app, deps);
+  registerTwilioWebhooks(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);

@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
+import { closeItemTask, sendItemTask } from '../modules/twilio/deliver-twilio';
 import { requestContext } from '../request-context';
 import { deliverCallback } from './deliver-callback';
 import { deliverWebhook } from './deliver-webhook';
@@ -43,6 +44,8 @@ function tasks(deps: Deps): TaskList {
     deliver_push: deliverPushTask(deps),
     slack_post_item: postItemTask(deps),
     slack_update_item: updateItemTask(deps),
+    twilio_send_item: sendItemTask(deps),
+    twilio_close_item: closeItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
     send_email: (payload, helpers) => sendEmail(deps, payload, helpers),

@@ -9,7 +9,8 @@ export type PlanLimitKey =
   | 'monthly_notifications'
   | 'webhooks'
   | 'agents'
-  | 'slack_workspaces';
+  | 'slack_workspaces'
+  | 'twilio_accounts';
 
 const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
   max_seats: 'select count(*)::int as n from memberships where org_id = $1',
@@ -17,6 +18,7 @@ const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
   webhooks: 'select count(*)::int as n from webhooks where org_id = $1',
   agents: 'select count(*)::int as n from agents where org_id = $1',
   slack_workspaces: 'select count(*)::int as n from slack_connections where org_id = $1',
+  twilio_accounts: 'select count(*)::int as n from twilio_connections where org_id = $1',
 };
 
 export const upgradeUrl = (env: Env) => `${env.APP_URL}/settings/billing`;

@@ -11,7 +11,15 @@ const CLOSING: Partial<Record<EventKind, string>> = {
   'item.withdrawn': 'Withdrawn by its agent',
 };
 
-const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack', push: 'from a notification' };
+/** Where an answer came from, as the closing notices of every channel say it. */
+export const VIA: Record<string, string> = {
+  email: 'by email',
+  slack: 'in Slack',
+  push: 'from a notification',
+  mcp: 'in an MCP client',
+  sms: 'by SMS',
+  whatsapp: 'on WhatsApp',
+};
 
 /** What the replacing notification says: the outcome, who decided and where. */
 export function closedBody(row: ItemRow, event: EventKind): string | null {

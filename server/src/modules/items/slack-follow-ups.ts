@@ -1,6 +1,7 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { addJobFor } from '../../job-queue';
+import { assignedPeople } from './assigned-people';
 import type { ItemRow } from './item-view';
 
 /**
@@ -47,16 +48,8 @@ const slackTargets = (sql: Queryable, row: ItemRow) => {
   const routed = sql`select r.org_id, r.slack_channel_id from slack_routes r
        where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid`;
   if (row.assignee_keys.length === 0) return routed;
-  const keys = row.assignee_keys;
   return sql`${routed}
     union
     select l.org_id, l.slack_user_id from slack_user_links l
-      join memberships m on m.org_id = l.org_id and m.user_id = l.user_id
-      join roles ro on ro.id = m.role_id
-     where l.org_id = ${row.org_id}
-       and ('user:' || m.user_id::text = any(${keys}::text[])
-            or 'role:' || ro.name = any(${keys}::text[])
-            or exists (select 1 from team_members tm join teams t on t.id = tm.team_id
-                        where t.org_id = ${row.org_id} and tm.user_id = m.user_id
-                          and 'team:' || tm.team_id::text = any(${keys}::text[])))`;
+     where l.org_id = ${row.org_id} and l.user_id in (${assignedPeople(sql, row)})`;
 };
