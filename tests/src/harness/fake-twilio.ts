@@ -50,7 +50,13 @@ export async function startFakeTwilio() {
       };
       messages.push(message);
       for (const wake of waiters.splice(0)) wake();
-      json(res, 201, { ...message, account_sid: sid, status: 'queued', num_segments: '1', direction: 'outbound-api' });
+      json(res, 201, {
+        ...message,
+        account_sid: sid,
+        status: 'queued',
+        num_segments: '1',
+        direction: 'outbound-api',
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,7 +64,11 @@ export async function startFakeTwilio() {
   if (!address || typeof address === 'string') throw new Error('no address');
 
   /** Waits for a message sent to `to` whose body matches, after the `skip` first such ones. */
-  async function waitForMessage(to: string, body: RegExp | string, timeoutMs = 20_000): Promise<TwilioMessage> {
+  async function waitForMessage(
+    to: string,
+    body: RegExp | string,
+    timeoutMs = 20_000,
+  ): Promise<TwilioMessage> {
     const deadline = Date.now() + timeoutMs;
     const matches = (m: TwilioMessage) =>
       m.to === to && (typeof body === 'string' ? m.body.includes(body) : body.test(m.body));
@@ -66,7 +76,9 @@ export async function startFakeTwilio() {
       const found = messages.find(matches);
       if (found) return found;
       if (Date.now() > deadline)
-        throw new Error(`no message to ${to} matching ${body}: ${JSON.stringify(messages.map((m) => m.body))}`);
+        throw new Error(
+          `no message to ${to} matching ${body}: ${JSON.stringify(messages.map((m) => m.body))}`,
+        );
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 200);

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Factories,
-  type FakeTwilio,
-  planLimitBody,
-  startTestServer,
-  type TestServer,
-} from '../harness';
+import { Factories, type FakeTwilio, planLimitBody, startTestServer, type TestServer } from '../harness';
 import { ACCOUNT, connectTwilio, onPlan, SMS_FROM, startTwilioServer, textIn } from './setup';
 
 let server: TestServer;
@@ -30,7 +24,12 @@ async function teamOrg() {
 }
 
 const codeSentTo = (phone: string) =>
-  /\b(\d{6})\b/.exec(twilio.to(phone).filter((m) => m.body.includes('verification code')).at(-1)?.body ?? '')?.[1];
+  /\b(\d{6})\b/.exec(
+    twilio
+      .to(phone)
+      .filter((m) => m.body.includes('verification code'))
+      .at(-1)?.body ?? '',
+  )?.[1];
 
 describe('Twilio configuration', () => {
   it('answers 503 everywhere when Twilio is not configured', async () => {
@@ -110,7 +109,10 @@ describe("a person's phone number", () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const refused = await team.owner.post('/api/twilio/phone/verify', { code: wrong });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'invalid_request', fields: { code: 'not the code that was sent' } });
+    expect(refused.body).toMatchObject({
+      code: 'invalid_request',
+      fields: { code: 'not the code that was sent' },
+    });
     const ok = await team.owner.post('/api/twilio/phone/verify', { code });
     expect(ok.body).toEqual({ phone: { phone, channel: 'sms', verified: true, opted_out: false } });
   });
@@ -140,9 +142,14 @@ describe("a person's phone number", () => {
     const taken = await member.api.put('/api/twilio/phone', { phone: '+15551230003' });
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ code: 'phone_taken' });
-    const whatsapp = await member.api.put('/api/twilio/phone', { phone: '+15551230004', channel: 'whatsapp' });
+    const whatsapp = await member.api.put('/api/twilio/phone', {
+      phone: '+15551230004',
+      channel: 'whatsapp',
+    });
     expect(whatsapp.status).toBe(400);
-    expect(whatsapp.body).toMatchObject({ fields: { channel: 'the organization sends no whatsapp messages' } });
+    expect(whatsapp.body).toMatchObject({
+      fields: { channel: 'the organization sends no whatsapp messages' },
+    });
   });
 
   it('turns Twilio refusing the number into a 400 for the person', async () => {
@@ -151,6 +158,8 @@ describe("a person's phone number", () => {
     twilio.failNext(400, 21211, "The 'To' number +15551230005 is not a valid phone number.");
     const res = await team.owner.put('/api/twilio/phone', { phone: '+15551230005' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ fields: { phone: expect.stringContaining('not a valid phone number') } });
+    expect(res.body).toMatchObject({
+      fields: { phone: expect.stringContaining('not a valid phone number') },
+    });
   });
 });

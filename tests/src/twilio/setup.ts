@@ -51,7 +51,10 @@ export async function verifyPhone(
   const set = await api.put('/api/twilio/phone', { phone, channel });
   if (set.status !== 200) throw new Error(`phone: ${set.status} ${set.text}`);
   const to = channel === 'whatsapp' ? `whatsapp:${phone}` : phone;
-  const sent = twilio.to(to).filter((m) => m.body.includes('verification code')).at(-1);
+  const sent = twilio
+    .to(to)
+    .filter((m) => m.body.includes('verification code'))
+    .at(-1);
   const code = /\b(\d{6})\b/.exec(sent?.body ?? '')?.[1] ?? '';
   const res = await api.post('/api/twilio/phone/verify', { code });
   if (res.status !== 200) throw new Error(`verify: ${res.status} ${res.text}`);
@@ -85,7 +88,11 @@ export async function textIn(
     From: message.from,
     ApiVersion: '2010-04-01',
   };
-  const signature = twilioSignature(options.token ?? ACCOUNT.token, `${server.deps.env.RESOURCE_URL}${path}`, params);
+  const signature = twilioSignature(
+    options.token ?? ACCOUNT.token,
+    `${server.deps.env.RESOURCE_URL}${path}`,
+    params,
+  );
   const body = new URLSearchParams(params).toString();
   const res = await fetch(`${server.resource.baseUrl}${path}`, {
     method: 'POST',

@@ -28,10 +28,10 @@ export const senderOf = (from: string) =>
     ? { channel: 'whatsapp' as const, phone: from.slice('whatsapp:'.length) }
     : { channel: 'sms' as const, phone: from };
 
-/** The texts sent to this person, newest first, with whether their item is still open. */
+/** The texts sent to this person, newest first, with whether their item still waits (an acknowledged one without a form does not). */
 const sentTo = (deps: Deps, orgId: string, person: Person) =>
   deps.sql<(Sent & { open: boolean })[]>`
-    select m.item_id, m.ref, i.status = 'open' as open
+    select m.item_id, m.ref, i.status = 'open' and (i.form is not null or i.acked_at is null) as open
       from twilio_messages m join items i on i.id = m.item_id
      where m.org_id = ${orgId} and m.user_id = ${person.user_id}
      order by m.created_at desc, m.ref desc limit 50`;
