@@ -4,30 +4,46 @@ import type { OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeSlack,
+  type FakeTwilio,
   startFakePayments,
   startFakeSlack,
+  startFakeTwilio,
   startTestServer,
   type TestServer,
 } from '../harness';
 import { APP, SIGNING_SECRET } from '../slack/setup';
-import { accounts, agentKey, gates, integrations, items, people, slack, type Walk } from './example-calls';
+import { ACCOUNT } from '../twilio/setup';
+import {
+  accounts,
+  agentKey,
+  gates,
+  integrations,
+  items,
+  people,
+  slack,
+  twilio,
+  type Walk,
+} from './example-calls';
 import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
  * Every operation of both documents called once, as a new organization would, against a server
- * with every integration configured (payments and Slack at their fakes). Each call must answer its
+ * with every integration configured (payments, Slack and Twilio at their fakes). Each call must answer its
  * documented success status; the calls are the documents' examples (UPDATE_OPENAPI_EXAMPLES=1
  * writes them to server/src/http/openapi-examples.json), and completeness.test.ts lints them
  * against their schemas.
  */
 let server: TestServer;
 let fakeSlack: FakeSlack;
+let fakeTwilio: FakeTwilio;
 let payments: Awaited<ReturnType<typeof startFakePayments>>;
 let record: ExampleRecorder;
 
 beforeAll(async () => {
   payments = await startFakePayments();
   fakeSlack = await startFakeSlack(APP);
+  fakeTwilio = await startFakeTwilio();
+  fakeTwilio.account(ACCOUNT.sid, ACCOUNT.token);
   server = await startTestServer({
     env: {
       DEV_LOGIN_ENABLED: 'true',
@@ -41,6 +57,8 @@ beforeAll(async () => {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
       SLACK_API_URL: fakeSlack.url,
+      TWILIO_TOKEN_KEY: 'a-test-key-for-twilio-auth-tokens-at-rest',
+      TWILIO_API_URL: fakeTwilio.url,
       PUSH_VAPID_KEY: 'BPublicKeyOfTheServer',
       PUSH_VAPID_PRIVATE_KEY: 'privateKey',
     },
@@ -53,18 +71,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await fakeSlack?.close();
+  await fakeTwilio?.close();
   await payments?.close();
 });
 
 describe('every documented operation, called as a new organization would', () => {
   it('answers each with its documented success status, and the examples file holds each call', async () => {
-    const walk: Walk = { server, slack: fakeSlack, record };
+    const walk: Walk = { server, slack: fakeSlack, twilio: fakeTwilio, record };
     const { owner, ownerAuth, ada, grace, orgId } = await accounts(walk);
     const bot = await agentKey(walk, owner, ownerAuth);
     const itemId = await items(walk, owner, bot, ada.user_id);
     await people(walk, owner, server.auth, grace);
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
+    await twilio(walk, owner);
     await gates(walk, owner, bot);
 
     expect(record.missing('resource')).toEqual([]);

@@ -9,6 +9,8 @@ import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
 
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
+const TwilioPanel = lazy(() => import('./twilio-panel').then((m) => ({ default: m.TwilioPanel })));
+const PhonePanel = lazy(() => import('./phone-panel').then((m) => ({ default: m.PhonePanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 /** The settings sections, each shown to those who hold its permission (notifications: everyone). */
@@ -18,6 +20,8 @@ const SECTIONS = [
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
   { id: 'slack', label: 'Slack', permission: 'org.manage' },
+  { id: 'twilio', label: 'SMS and WhatsApp', permission: 'org.manage' },
+  { id: 'phone', label: 'Phone', permission: null },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
@@ -33,6 +37,16 @@ const panels: Record<SettingsSection, () => ReactNode> = {
   slack: () => (
     <Suspense fallback={<Loading />}>
       <SlackPanel />
+    </Suspense>
+  ),
+  twilio: () => (
+    <Suspense fallback={<Loading />}>
+      <TwilioPanel />
+    </Suspense>
+  ),
+  phone: () => (
+    <Suspense fallback={<Loading />}>
+      <PhonePanel />
     </Suspense>
   ),
 };
