@@ -63,7 +63,12 @@ export function PhonePanel() {
           )}
           {current && !current.verified ? (
             <form className="space-y-2" onSubmit={submitCode} aria-label="Verify phone">
-              <TextField label="Code sent to your phone" value={code} onChange={setCode} error={codeFields.code} />
+              <TextField
+                label="Code sent to your phone"
+                value={code}
+                onChange={setCode}
+                error={codeFields.code}
+              />
               <Button type="submit" variant="primary" disabled={verify.isPending}>
                 Verify
               </Button>
@@ -71,7 +76,13 @@ export function PhonePanel() {
             </form>
           ) : null}
           <form className="space-y-2" onSubmit={submitPhone} aria-label="Phone number">
-            <TextField label="Phone number" value={phone} onChange={setPhone} error={putFields.phone} placeholder="+15551234567" />
+            <TextField
+              label="Phone number"
+              value={phone}
+              onChange={setPhone}
+              error={putFields.phone}
+              placeholder="+15551234567"
+            />
             <Select
               aria-label="Channel"
               value={channel}

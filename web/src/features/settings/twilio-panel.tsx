@@ -39,9 +39,26 @@ function ConnectForm({ onDone }: { onDone?: () => void }) {
   };
   return (
     <form className="space-y-3" onSubmit={submit} aria-label="Twilio account">
-      <TextField label="Account SID" value={form.account_sid} onChange={set('account_sid')} error={fields.account_sid} placeholder="AC…" />
-      <TextField label="Auth token" value={form.auth_token} onChange={set('auth_token')} error={fields.auth_token} />
-      <TextField label="SMS number" value={form.sms_from} onChange={set('sms_from')} error={fields.sms_from} placeholder="+15551234567" />
+      <TextField
+        label="Account SID"
+        value={form.account_sid}
+        onChange={set('account_sid')}
+        error={fields.account_sid}
+        placeholder="AC…"
+      />
+      <TextField
+        label="Auth token"
+        value={form.auth_token}
+        onChange={set('auth_token')}
+        error={fields.auth_token}
+      />
+      <TextField
+        label="SMS number"
+        value={form.sms_from}
+        onChange={set('sms_from')}
+        error={fields.sms_from}
+        placeholder="+15551234567"
+      />
       <TextField
         label="WhatsApp sender"
         value={form.whatsapp_from}
@@ -84,8 +101,8 @@ export function TwilioPanel() {
           <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-sm text-gray-900">
               Twilio account <strong>{connection.account_sid}</strong>, connected{' '}
-              {formatDateTime(connection.connected_at)}: SMS from {connection.sms_from ?? 'no number'}, WhatsApp
-              from {connection.whatsapp_from ?? 'no sender'}.
+              {formatDateTime(connection.connected_at)}: SMS from {connection.sms_from ?? 'no number'},
+              WhatsApp from {connection.whatsapp_from ?? 'no sender'}.
             </p>
             <Button onClick={() => setDisconnecting(true)}>Disconnect</Button>
           </div>
@@ -94,7 +111,9 @@ export function TwilioPanel() {
               In Twilio, set each number's incoming-message webhook (HTTP POST) to:
             </p>
             <div className="flex items-center gap-2">
-              <code className="break-all rounded bg-gray-100 px-2 py-1 text-sm">{connection.inbound_url}</code>
+              <code className="break-all rounded bg-gray-100 px-2 py-1 text-sm">
+                {connection.inbound_url}
+              </code>
               <CopyButton text={connection.inbound_url} />
             </div>
           </div>
