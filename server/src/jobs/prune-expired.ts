@@ -44,6 +44,8 @@ export async function pruneExpired(
   await run('events', sql`delete from events where created_at < now() - interval '7 days'`);
   // A used mail link's record matters only while the link could still be used.
   await run('email_link_uses', sql`delete from email_link_uses where expires_at < now() - interval '1 day'`);
+  // Twilio sends a message to the webhook again only within minutes: a day of MessageSids is plenty.
+  await run('twilio_inbound', sql`delete from twilio_inbound where created_at < now() - interval '1 day'`);
   counts.audit_entries = await pruneAudit(sql);
   return counts;
 }
