@@ -112,7 +112,7 @@ export const twilioMeta = {
       protect,
       tags,
       summary: 'Set the person’s phone number: a 6-digit code is sent to it, valid 10 minutes',
-      description: `The number gets items only once verified (POST /twilio/phone/verify). 409 when no Twilio account is connected or another member uses the number; 400 when the organization has no sender for the channel. ${unavailable}`,
+      description: `The number gets items only once verified (POST /twilio/phone/verify). 409 when no Twilio account is connected or another member uses the number; 400 when the organization has no sender for the channel; 429 within 30 seconds of the last code. ${unavailable}`,
     },
   },
   verifyPhone: {

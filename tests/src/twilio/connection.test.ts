@@ -117,6 +117,16 @@ describe("a person's phone number", () => {
     expect(ok.body).toEqual({ phone: { phone, channel: 'sms', verified: true, opted_out: false } });
   });
 
+  it('texts a new code at most every 30 seconds', async () => {
+    const team = await teamOrg();
+    await connectTwilio(team.owner);
+    expect((await team.owner.put('/api/twilio/phone', { phone: '+15551230006' })).status).toBe(200);
+    const again = await team.owner.put('/api/twilio/phone', { phone: '+15551230007' });
+    expect(again.status).toBe(429);
+    expect(again.body).toEqual({ error: 'rate limited', code: 'rate_limited' });
+    expect(twilio.to('+15551230007')).toEqual([]);
+  });
+
   it('spends the code after five wrong tries', async () => {
     const team = await teamOrg();
     await connectTwilio(team.owner);

@@ -10,6 +10,8 @@ import { address, requireTwilio, type TwilioConfig } from './twilio-config';
 /** A verification code works this long, and for this many tries. */
 const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
+/** A new code is texted at most this often per person: a texting service is no one's to pump. */
+const RESEND_AFTER_MS = 30 * 1000;
 
 type PhoneRow = {
   phone: string;
@@ -63,6 +65,12 @@ export async function putPhone(deps: Deps, identity: Identity, input: PutPhoneIn
       select 1 from phone_numbers
        where org_id = ${identity.orgId} and phone = ${input.phone} and user_id <> ${identity.userId}`;
     if (other) throw AppError.conflict('phone_taken', 'another member uses this phone number');
+    const [pending] = await tx<{ code_expires_at: Date | null }[]>`
+      select code_expires_at from phone_numbers
+       where org_id = ${identity.orgId} and user_id = ${identity.userId} for update`;
+    const sentAt = (pending?.code_expires_at?.getTime() ?? 0) - CODE_TTL_MS;
+    if (Date.now() - sentAt < RESEND_AFTER_MS)
+      throw AppError.rateLimited(Math.ceil((sentAt + RESEND_AFTER_MS - Date.now()) / 1000));
     const [saved] = await tx<PhoneRow[]>`
       insert into phone_numbers (org_id, user_id, phone, channel, code_hash, code_expires_at)
       values (${identity.orgId}, ${identity.userId}, ${input.phone}, ${input.channel},
