@@ -11,6 +11,10 @@ export const ERROR_CODES = {
     status: 400,
     means: 'Malformed JSON, wrong types, unknown fields (`fields` names each)',
   },
+  passkey_refused: {
+    status: 400,
+    means: 'A passkey answer failed verification (unknown passkey, used or expired challenge, bad signature)',
+  },
   sign_in_refused: { status: 400, means: 'An external sign-in could not complete (state, code or profile)' },
   unauthorized: { status: 401, means: 'Missing, unknown, expired or revoked bearer token' },
   invalid_signature: {
@@ -26,6 +30,11 @@ export const ERROR_CODES = {
   not_the_requester: {
     status: 403,
     means: 'Only the credential that made a gate request can record its grant',
+  },
+  reauth_required: {
+    status: 403,
+    means:
+      'The item needs a fresh verification to answer (`require_reauth`, `item_url`): answer it in the dashboard',
   },
   other_email: { status: 403, means: 'The invitation is for another email address' },
   recipient_may_not_answer: {
@@ -53,6 +62,14 @@ export const ERROR_CODES = {
   phone_taken: { status: 409, means: 'Another member of the organization uses this phone number' },
   notification_used: { status: 409, means: "A notification's answer token was used already" },
   request_in_progress: { status: 409, means: 'A request with this Idempotency-Key is still in progress' },
+  member_elsewhere: {
+    status: 409,
+    means: 'The person also belongs to another organization: only they can erase themselves',
+  },
+  personal_workspace_kept: {
+    status: 409,
+    means: 'A personal workspace is deleted with its person only (their erasure)',
+  },
   audit_chain_broken: { status: 409, means: 'The audit chain is broken (`broken` names the first link)' },
   invitation_inactive: { status: 410, means: 'The invitation was revoked, used up or has expired' },
   notification_expired: { status: 410, means: "A notification's answer token has expired" },
@@ -63,6 +80,10 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, means: 'Body or attachment over the limit (`limit` in bytes)' },
   unsupported_media_type: { status: 415, means: 'The body is not JSON' },
   validation_failed: { status: 422, means: "The values do not fit the item's form (`fields` names each)" },
+  confirmation_mismatch: {
+    status: 422,
+    means: 'The confirmation does not repeat what was asked for (the slug, the email address)',
+  },
   idempotency_key_reused: { status: 422, means: 'The Idempotency-Key was used with a different request' },
   rate_limited: { status: 429, means: 'Rate limited (`Retry-After`)' },
   internal_error: { status: 500, means: 'Internal error' },

@@ -1,5 +1,6 @@
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
+import { passkeyProcedures } from './accounts/passkey-procedures';
 import { accountsProcedures } from './accounts/procedures';
 import { adminProcedures } from './admin/procedures';
 import { attachmentsProcedures } from './attachments/procedures';
@@ -17,6 +18,7 @@ import type { Meta } from './meta';
 import type { ProcedureContract } from './procedure';
 import { pushProcedures } from './push/procedures';
 import { receiptProcedures } from './receipts/procedures';
+import { retentionProcedures } from './retention/procedures';
 import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
@@ -46,10 +48,13 @@ export const appContract = {
   slack: slackProcedures,
   twilio: twilioProcedures,
   gate: gateProcedures,
+  retention: retentionProcedures,
 };
 
 /** The authorization process's operations (/auth REST, /auth/trpc). */
-export const authContract = { accounts: { ...accountsProcedures, ...invitationAccountProcedures } };
+export const authContract = {
+  accounts: { ...accountsProcedures, ...invitationAccountProcedures, ...passkeyProcedures },
+};
 
 type ContractTree = { [key: string]: ProcedureContract | ContractTree };
 

@@ -1,4 +1,5 @@
 import type { AppRouter as AppContract, AuthRouter as AuthContract } from '@beckon/contracts/routers';
+import { passkeysRouter } from './modules/accounts/passkeys/router';
 import { accountsRouter } from './modules/accounts/router';
 import { adminRouter } from './modules/admin/router';
 import { attachmentsRouter } from './modules/attachments/router';
@@ -14,6 +15,7 @@ import { pushAnswerRouter } from './modules/items/push-answer-router';
 import { itemsRouter } from './modules/items/router';
 import { pushRouter } from './modules/push/router';
 import { receiptsRouter } from './modules/receipts/router';
+import { retentionRouter } from './modules/retention/router';
 import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
@@ -45,13 +47,16 @@ export const appRouter = router({
   slack: slackRouter,
   twilio: twilioRouter,
   gate: gateRouter,
+  retention: retentionRouter,
 });
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
 
 /** The authorization process's procedures (/auth REST, /auth/trpc). */
-export const authRouter = router({ accounts: mergeRouters(accountsRouter, invitationAccountRouter) });
+export const authRouter = router({
+  accounts: mergeRouters(accountsRouter, invitationAccountRouter, passkeysRouter),
+});
 
 export type AuthRouter = typeof authRouter;
 

@@ -6,7 +6,8 @@ export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
 
 /**
  * What this process did, counted where it happens (exposed by its /metrics, http/metrics.ts):
- * delivery attempts by kind and outcome, and the time from an item's creation to its answer.
+ * delivery attempts by kind and outcome, the time from an item's creation to its answer, and
+ * the rows retention periods removed.
  * Figures read from the database at each scrape (open items, job queue) are in http/metrics.ts.
  */
 export function createDomainMetrics() {
@@ -24,8 +25,15 @@ export function createDomainMetrics() {
     buckets: [10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 7 * 24 * 3600],
     registers: [registry],
   });
+  const retentionRemoved = new Counter({
+    name: 'beckon_retention_removed_total',
+    help: 'Rows removed by retention periods, by kind (items, archived_items, comments, attachments, audit_entries)',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   return {
     registry,
+    retentionRemoved: (kind: string, n: number) => retentionRemoved.inc({ kind }, n),
     delivery: (kind: DeliveryKind, outcome: DeliveryOutcome) => deliveries.inc({ kind, outcome }),
     answered: (createdAt: Date | string, answeredAt: Date | string, answeredBy: string) =>
       timeToAnswer.observe(

@@ -92,6 +92,8 @@ export const ZEnv = z
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().default('http://localhost:5173'),
+    /** The WebAuthn relying party id of passkeys: APP_URL's host unless a parent domain is named. */
+    PASSKEY_RP_ID: optional,
     WEB_GATEWAY: bool.default(true),
     WEB_DIST: optional,
     /** The gateway's port when not APP_URL's (behind another proxy, APP_URL is the public one). */
@@ -211,6 +213,8 @@ export const ZEnv = z
     MCP_TOOL_NAMES: z.enum(['auto', 'dotted', 'underscore']).default('auto'),
     /** Dynamically registered OAuth clients with nothing issued for this long are removed. */
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
+    /** Rows one statement of the retention and deletion jobs removes: each is a short transaction. */
+    RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   })
   .superRefine((env, ctx) => {
     // Without mail, POST /auth/magic-link answers the sign-in token to the caller: fine on this

@@ -60,6 +60,10 @@ export const JOB_TASKS = {
   send_email_digest: z.object({ org_id: z.uuid(), user_id: z.uuid() }),
   /** The hourly cron (jobs/worker.ts): no payload of its own. */
   prune_expired: z.unknown(),
+  /** The hourly retention run (modules/retention/apply-retention.ts): no payload of its own. */
+  apply_retention: z.unknown(),
+  /** A closed organization's data, removed in batches (modules/retention/org-deletion.ts). */
+  delete_organization: z.object({ org_id: z.uuid() }),
 } as const;
 
 export type TaskName = keyof typeof JOB_TASKS;

@@ -8,6 +8,7 @@ export * from './limits';
 export * from './mcp';
 export * from './orgs';
 export * from './push';
+export * from './retention';
 export * from './schedules';
 export * from './settings';
 export * from './slack';

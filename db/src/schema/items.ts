@@ -24,6 +24,8 @@ export { actorTypes, answerChannels, itemLevels, itemStatuses };
 export type StoredAssignee =
   | { type: 'user' | 'team' | 'schedule'; id: string }
   | { type: 'role'; name: string };
+/** A fresh user verification required to answer (contracts/src/items/reauth.contract.ts). */
+export type StoredReauth = { method: 'passkey' | 'any'; within_minutes: number };
 /** A step of an escalation policy as stored. */
 export type StoredEscalationStep =
   | { after: string; action: 'remind' }
@@ -41,6 +43,8 @@ export const channels = pgTable(
     description: text('description').notNull().default(''),
     /** The escalation policy of its items that name none (contracts/src/assignment/assignment.contract.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
+    /** The fresh verification its items require to be answered, when they name none. */
+    requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     ...timestamps(),
   },
   (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
@@ -66,6 +70,8 @@ export const items = pgTable(
     actionDigest: text('action_digest'),
     /** The signed receipt (compact JWS) of the decision that closed it; null while undecided. */
     receipt: text('receipt'),
+    /** Answering needs a fresh user verification (a passkey, or any sign-in) within N minutes. */
+    requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     callbackUrl: text('callback_url'),
     /** W3C trace context of the request that created the item (MCP `_meta`), sent with its callbacks. */
     traceContext: jsonb('trace_context').$type<{ traceparent: string; tracestate?: string }>(),
@@ -118,6 +124,8 @@ export const items = pgTable(
     index('items_search_idx').using('gin', t.search),
     index('items_assignee_keys_idx').using('gin', t.assigneeKeys),
     index('items_claimed_idx').on(t.orgId, t.claimedById).where(sql`${t.claimedById} is not null`),
+    // Retention (modules/retention): an organization's oldest items, comments, attachments.
+    index('items_org_created_idx').on(t.orgId, t.createdAt),
     index('items_deadline_idx')
       .on(t.deadlineAt)
       .where(sql`${t.status} = 'open' and ${t.deadlineAt} is not null`),
@@ -140,7 +148,10 @@ export const comments = pgTable(
     actorId: uuid('actor_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('comments_item_idx').on(t.itemId, t.id)],
+  (t) => [
+    index('comments_item_idx').on(t.itemId, t.id),
+    index('comments_org_created_idx').on(t.orgId, t.createdAt),
+  ],
 );
 
 export const attachments = pgTable(
@@ -164,6 +175,7 @@ export const attachments = pgTable(
     index('attachments_item_idx').on(t.itemId, t.id),
     // An organization's storage in use (its plan's quota) is summed from this index alone.
     index('attachments_org_size_idx').on(t.orgId, t.size),
+    index('attachments_org_created_idx').on(t.orgId, t.createdAt),
   ],
 );
 
@@ -174,7 +186,12 @@ export const auditEntries = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    /**
+     * The item it concerns, if any. Not a foreign key: the entry outlives its item (an item's
+     * retention period may be shorter than the audit's), and removing it with the item would cut
+     * the chain in the middle.
+     */
+    itemId: uuid('item_id'),
     action: text('action').notNull(),
     actorType: text('actor_type', { enum: actorTypes }).notNull(),
     actorId: uuid('actor_id'),

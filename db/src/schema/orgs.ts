@@ -20,6 +20,11 @@ export const organizations = pgTable('organizations', {
   slug: text('slug').notNull().unique(),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
   isPersonal: boolean('is_personal').notNull().default(false),
+  /**
+   * Set when an Owner asks for the organization's deletion: from then on no credential reaches
+   * it, and the delete_organization job removes its data in batches (modules/retention).
+   */
+  deletionRequestedAt: ts('deletion_requested_at'),
   /** Signs callbacks to items' callback_url; shown to org.manage holders. */
   callbackSecret: text('callback_secret')
     .notNull()
@@ -35,6 +40,8 @@ export const users = pgTable(
     id: id(),
     email: text('email').notNull(),
     name: text('name'),
+    /** Set by erasure: email and name are then a pseudonym (modules/retention/erase-person.ts). */
+    erasedAt: ts('erased_at'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],

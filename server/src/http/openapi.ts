@@ -153,7 +153,7 @@ const DOWNLOAD_PATHS: NonNullable<OpenAPIObject['paths']> = {
   },
 };
 
-/** The audit export streams JSON Lines from a plain route (audit-export.ts): documented by hand. */
+/** The audit and organization exports stream JSON Lines from plain routes (audit-export.ts, org-export.ts): documented by hand. */
 const AUDIT_EXPORT_PATHS: NonNullable<OpenAPIObject['paths']> = {
   '/audit/export': {
     get: {
@@ -165,6 +165,23 @@ const AUDIT_EXPORT_PATHS: NonNullable<OpenAPIObject['paths']> = {
       responses: {
         '200': {
           description: 'One JSON object per line (type: anchor, entry or head)',
+          content: { 'application/jsonl': { schema: { type: 'string' } } },
+        },
+        '403': errorResponse('403'),
+      },
+    },
+  },
+  '/admin/export': {
+    get: {
+      operationId: 'admin-export',
+      summary:
+        'The organization’s data as JSON Lines (org.manage): one line per row, kind by kind, then an end line with the counts',
+      tags: ['retention'],
+      security: [{ bearer: [] }],
+      responses: {
+        '200': {
+          description:
+            'One JSON object per line (type: organization, retention_policy, member, role, team, channel, template, setting, webhook, item, comment, attachment, audit_entry, end)',
           content: { 'application/jsonl': { schema: { type: 'string' } } },
         },
         '403': errorResponse('403'),

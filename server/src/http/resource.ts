@@ -16,6 +16,7 @@ import { Holds, registerHolds } from './holds';
 import { registerMcp } from './mcp';
 import { registerMcpOriginCheck } from './mcp-origin';
 import { openApiDocument } from './openapi';
+import { registerOrgExport } from './org-export';
 import { registerPaymentsWebhook } from './payments-webhook';
 import { serveProcedures } from './procedures';
 import { registerProtectedResourceMetadata } from './protected-resource';
@@ -42,6 +43,7 @@ export async function buildResourceApp(
   registerDownloads(app, deps);
   registerCalendarFeeds(app, deps);
   registerAuditExport(app, deps);
+  registerOrgExport(app, deps);
   await registerEmailPages(app, deps);
   registerPaymentsWebhook(app, deps);
   registerSlackWebhooks(app, deps);

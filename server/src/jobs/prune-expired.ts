@@ -5,8 +5,9 @@ const UNUSED_CLIENT_HOURS = 24;
 
 /**
  * Hourly housekeeping: drops credentials and records past their use, dynamically registered
- * OAuth clients left unused, rate-limit counters of past windows, and audit entries past the
- * retention period of each organization's plan. Safe to run twice.
+ * OAuth clients left unused and rate-limit counters of past windows. Organizations' own data
+ * (items, comments, attachments, audit entries) goes by their retention periods, in batches:
+ * modules/retention/apply-retention.ts. Safe to run twice.
  */
 export async function pruneExpired(
   sql: Sql,
@@ -21,6 +22,8 @@ export async function pruneExpired(
     'magic_link_tokens',
     sql`delete from magic_link_tokens where expires_at < now() - interval '1 day'`,
   );
+  // WebAuthn challenges are answered within minutes; those never answered go.
+  await run('webauthn_challenges', sql`delete from webauthn_challenges where expires_at < now()`);
   await run('oauth_records', sql`delete from oauth_records where expires_at < now() - interval '1 day'`);
   // Registration is open to anyone (RFC 7591): a client that nothing (grant, code, token) has
   // referred to for OAUTH_CLIENT_UNUSED_HOURS since its registration is removed, so registering
@@ -46,37 +49,5 @@ export async function pruneExpired(
   await run('email_link_uses', sql`delete from email_link_uses where expires_at < now() - interval '1 day'`);
   // Twilio sends a message to the webhook again only within minutes: a day of MessageSids is plenty.
   await run('twilio_inbound', sql`delete from twilio_inbound where created_at < now() - interval '1 day'`);
-  counts.audit_entries = await pruneAudit(sql);
   return counts;
-}
-
-/**
- * Audit entries past the retention period of each organization's plan. What goes is always the
- * start of an organization's chain (every entry up to the last one past the period), and the
- * last entry removed becomes the chain's anchor in the same statement, so the rest still verifies
- * (contracts/src/proofs/audit-chain.ts) and a removal by anyone else does not.
- */
-async function pruneAudit(sql: Sql): Promise<number> {
-  const [result] = await sql<{ n: number }[]>`
-    with retention as (
-      select s.org_id, now() - make_interval(days => p.audit_retention_days) as before
-        from subscriptions s join plans p on p.id = s.plan_id),
-    cut as (
-      select a.org_id, max(a.seq) as seq
-        from audit_entries a join retention r on r.org_id = a.org_id
-       where a.created_at < r.before group by a.org_id),
-    gone as (
-      delete from audit_entries a using retention r
-       where r.org_id = a.org_id
-         and ((a.seq is null and a.created_at < r.before)
-              or a.seq <= (select c.seq from cut c where c.org_id = a.org_id))
-      returning a.org_id, a.seq, a.hash),
-    last as (
-      select distinct on (org_id) org_id, seq, hash from gone
-       where seq is not null order by org_id, seq desc),
-    anchored as (
-      update audit_heads h set anchor_seq = l.seq, anchor_hash = l.hash
-        from last l where h.org_id = l.org_id and l.seq > h.anchor_seq)
-    select count(*)::int as n from gone`;
-  return result?.n ?? 0;
 }

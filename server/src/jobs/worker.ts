@@ -2,6 +2,8 @@ import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } f
 import type { Deps } from '../deps';
 import { escalateItem } from '../modules/items/escalation';
 import { deliverPushTask } from '../modules/push/deliver-push';
+import { applyRetention } from '../modules/retention/apply-retention';
+import { deleteOrganization } from '../modules/retention/org-deletion';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import { closeItemTask, sendItemTask } from '../modules/twilio/deliver-twilio';
 import { requestContext } from '../request-context';
@@ -56,10 +58,18 @@ function tasks(deps: Deps): TaskList {
       });
       deps.log.info({ counts }, 'pruned expired records');
     },
+    apply_retention: async () => {
+      const report = await applyRetention(deps);
+      deps.log.info({ report }, 'applied retention periods');
+    },
+    delete_organization: async (payload) => {
+      await deleteOrganization(deps, payload);
+    },
   };
 }
 
-const CRONTAB = '17 * * * * prune_expired';
+/** Retention runs in its own queue: one run at a time, however long one takes. */
+const CRONTAB = ['17 * * * * prune_expired', '47 * * * * apply_retention ?queue=retention'].join('\n');
 
 export type WorkerHandle = {
   /** The id of the graphile-worker pool running now (a new one after a restart). */

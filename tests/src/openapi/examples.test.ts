@@ -24,6 +24,8 @@ import {
   twilio,
   type Walk,
 } from './example-calls';
+import { privacy } from './example-calls-privacy';
+import { passkeys } from './passkey-calls';
 import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
@@ -80,12 +82,14 @@ describe('every documented operation, called as a new organization would', () =>
     const walk: Walk = { server, slack: fakeSlack, twilio: fakeTwilio, record };
     const { owner, ownerAuth, ada, grace, orgId } = await accounts(walk);
     const bot = await agentKey(walk, owner, ownerAuth);
+    await passkeys(walk, ownerAuth, orgId);
     const itemId = await items(walk, owner, bot, ada.user_id);
     await people(walk, owner, server.auth, grace);
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
     await twilio(walk, owner);
     await gates(walk, owner, bot);
+    await privacy(walk, owner, orgId);
 
     expect(record.missing('resource')).toEqual([]);
     expect(record.missing('auth')).toEqual([]);

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuditVerdict } from '@beckon/contracts/audit/audit.contract';
 import { type ChainedEntry, GENESIS_HASH, verifyChain } from '@beckon/contracts/proofs/audit-chain';
-import { pruneExpired } from '@beckon/server/jobs/prune-expired';
 import { recordAudit } from '@beckon/server/modules/audit/audit.service';
+import { applyRetention } from '@beckon/server/modules/retention/apply-retention';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishedRun, type HttpClient, signedInCallers, startTestServer, type TestServer } from '../harness';
@@ -183,7 +183,7 @@ describe('retention', () => {
     const { sql } = server.database;
     await sql`update audit_entries set created_at = now() - interval '400 days'
                where org_id = ${account.org.id} and seq <= 3`;
-    await pruneExpired(sql);
+    await applyRetention(server.deps);
     const verdict = await verify(client);
     expect(verdict).toMatchObject({ valid: true, anchor: { seq: 3 }, entries: (verdict.head?.seq ?? 0) - 3 });
     const lines = await exported(client);

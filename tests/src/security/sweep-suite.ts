@@ -86,7 +86,9 @@ export function sweepSuite(transport: Transport) {
       expect(new Set(all.map((t) => `${t.side} ${t.path}`)).size).toBe(all.length);
       const handWritten = all.filter((t) => !procedures.includes(t)).map((t) => t.route);
       expect(handWritten).toEqual(
-        transport === 'rest' ? ['/items/{id}/attachments/{aid}/download', '/audit/export'] : [],
+        transport === 'rest'
+          ? ['/items/{id}/attachments/{aid}/download', '/audit/export', '/admin/export']
+          : [],
       );
     });
 
@@ -109,6 +111,8 @@ export function sweepSuite(transport: Transport) {
         'accounts.signInOptions',
         'accounts.devLogin',
         'accounts.previewInvitation',
+        'accounts.passkeySignInOptions',
+        'accounts.passkeySignIn',
       ]);
     });
 
@@ -138,6 +142,8 @@ export function sweepSuite(transport: Transport) {
         'twilio.putPhone',
         'twilio.verifyPhone',
         'twilio.deletePhone',
+        'retention.exportMe',
+        'retention.eraseMe',
         'accounts.me',
         'accounts.logout',
         'accounts.listOrgs',
@@ -146,6 +152,13 @@ export function sweepSuite(transport: Transport) {
         'accounts.listApiKeys',
         'accounts.revokeApiKey',
         'accounts.acceptInvitation',
+        'accounts.listPasskeys',
+        'accounts.passkeyRegistrationOptions',
+        'accounts.registerPasskey',
+        'accounts.renamePasskey',
+        'accounts.deletePasskey',
+        'accounts.passkeyVerifyOptions',
+        'accounts.verifyPasskey',
       ]);
 
       // An agent's key and a third-party client's token: the item permissions, no account operation.

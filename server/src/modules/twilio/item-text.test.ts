@@ -20,7 +20,7 @@ const SIZES = {
 } as Form;
 
 const pick = (reply: string, form: Form | null) => {
-  const choices = textChoices({ form }) ?? [];
+  const choices = textChoices({ form, require_reauth: null }) ?? [];
   return matchChoice(reply, choices, form)?.label ?? null;
 };
 

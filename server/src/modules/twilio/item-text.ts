@@ -7,13 +7,17 @@ export type TextChoice = {
   answer: { action: 'answer'; values: Record<string, unknown> } | { action: 'ack' };
 };
 
-type TextedItem = Pick<ItemView, 'id' | 'title' | 'message' | 'form' | 'status'>;
+type TextedItem = Pick<ItemView, 'id' | 'title' | 'message' | 'form' | 'status' | 'require_reauth'>;
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The numbered menu of an item: its simple form's choices, Acknowledge without a form, else null. */
-export function textChoices(item: Pick<ItemView, 'form'>): TextChoice[] | null {
+/**
+ * The numbered menu of an item: its simple form's choices, Acknowledge without a form, else null
+ * (a richer form, or one whose answer needs a fresh verification, which a text cannot give).
+ */
+export function textChoices(item: Pick<ItemView, 'form' | 'require_reauth'>): TextChoice[] | null {
   if (!item.form) return [{ label: 'Acknowledge', answer: { action: 'ack' } }];
+  if (item.require_reauth) return null;
   return (
     mailChoices(item.form)?.map((choice: MailChoice) => ({
       label: choice.label,

@@ -4,29 +4,34 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Loading } from '../../components/notice';
 import { Link } from '../../lib/router';
 import { authTrpc } from '../../lib/trpc';
+import { PasskeysPanel } from '../passkeys/passkeys-panel';
 import { BillingPanel } from './billing-panel';
 import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
+import { RetentionPanel } from './retention-panel';
 
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
 const TwilioPanel = lazy(() => import('./twilio-panel').then((m) => ({ default: m.TwilioPanel })));
 const PhonePanel = lazy(() => import('./phone-panel').then((m) => ({ default: m.PhonePanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
-/** The settings sections, each shown to those who hold its permission (notifications: everyone). */
+/** The settings sections, each shown to those who hold its permission (notifications, passkeys: everyone). */
 const SECTIONS = [
   { id: 'notifications', label: 'Notifications', permission: null },
+  { id: 'passkeys', label: 'Passkeys', permission: null },
   { id: 'members', label: 'Members', permission: 'users.invite' },
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
   { id: 'slack', label: 'Slack', permission: 'org.manage' },
   { id: 'twilio', label: 'SMS and WhatsApp', permission: 'org.manage' },
   { id: 'phone', label: 'Phone', permission: null },
+  { id: 'retention', label: 'Data retention', permission: 'org.manage' },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
 const panels: Record<SettingsSection, () => ReactNode> = {
   notifications: () => <NotificationsPanel />,
+  passkeys: () => <PasskeysPanel />,
   members: () => <MembersPanel />,
   webhooks: () => (
     <Suspense fallback={<Loading />}>
@@ -49,6 +54,7 @@ const panels: Record<SettingsSection, () => ReactNode> = {
       <PhonePanel />
     </Suspense>
   ),
+  retention: () => <RetentionPanel />,
 };
 
 /** /settings/<section>: what the caller may see of the organization's settings, and their own. */
