@@ -8,8 +8,28 @@ export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
 export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
 /** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
 /** `mcp`: the requester answered in their MCP client (form elicitation, protocol 2026-07-28). */
-export const answerChannels = ['email', 'slack', 'push', 'mcp', 'telegram', 'discord'] as const;
+export const answerChannels = [
+  'email',
+  'slack',
+  'push',
+  'mcp',
+  'telegram',
+  'discord',
+  'sms',
+  'whatsapp',
+] as const;
 /** What an outbound delivery attempt was for (delivery_attempts.kind). */
-export const deliveryKinds = ['callback', 'webhook', 'email', 'slack', 'telegram', 'discord'] as const;
+export const deliveryKinds = [
+  'callback',
+  'webhook',
+  'email',
+  'slack',
+  'telegram',
+  'discord',
+  'sms',
+  'whatsapp',
+] as const;
+/** How a person's phone gets items through Twilio (phone_numbers.channel). */
+export const phoneChannels = ['sms', 'whatsapp'] as const;
 /** How often a person's email digest goes out. */
 export const emailDigestPeriods = ['off', 'hourly', 'daily'] as const;

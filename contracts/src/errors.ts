@@ -19,7 +19,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, means: 'Missing, unknown, expired or revoked bearer token' },
   invalid_signature: {
     status: 401,
-    means: 'A signed inbound request (Slack, Telegram, Discord) failed its signature check',
+    means: 'A signed inbound request (Slack, Telegram, Discord, Twilio) failed its signature check',
   },
   plan_limit_exceeded: { status: 402, means: 'A plan limit was reached (`key`, `limit`, `current`)' },
   permission_denied: { status: 403, means: 'The caller lacks a permission (`required` names it)' },
@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   slack_not_connected: { status: 409, means: 'No Slack workspace is connected' },
   telegram_not_connected: { status: 409, means: 'No Telegram bot is connected' },
   discord_not_connected: { status: 409, means: 'No Discord application is connected' },
+  twilio_not_connected: { status: 409, means: 'No Twilio account is connected' },
+  phone_taken: { status: 409, means: 'Another member of the organization uses this phone number' },
   notification_used: { status: 409, means: "A notification's answer token was used already" },
   request_in_progress: { status: 409, means: 'A request with this Idempotency-Key is still in progress' },
   member_elsewhere: {
@@ -81,6 +83,10 @@ export const ERROR_CODES = {
   audit_chain_broken: { status: 409, means: 'The audit chain is broken (`broken` names the first link)' },
   invitation_inactive: { status: 410, means: 'The invitation was revoked, used up or has expired' },
   notification_expired: { status: 410, means: "A notification's answer token has expired" },
+  phone_code_expired: {
+    status: 410,
+    means: 'The phone verification code expired or was tried too often: ask for a new one',
+  },
   payload_too_large: { status: 413, means: 'Body or attachment over the limit (`limit` in bytes)' },
   unsupported_media_type: { status: 415, means: 'The body is not JSON' },
   validation_failed: { status: 422, means: "The values do not fit the item's form (`fields` names each)" },
@@ -99,6 +105,7 @@ export const ERROR_CODES = {
   slack_not_configured: { status: 503, means: 'Slack is not configured on this server' },
   telegram_not_configured: { status: 503, means: 'Telegram is not configured on this server' },
   discord_not_configured: { status: 503, means: 'Discord is not configured on this server' },
+  twilio_not_configured: { status: 503, means: 'Twilio (SMS and WhatsApp) is not configured on this server' },
   service_unavailable: { status: 503, means: 'A process behind the gateway is not up (`Retry-After`)' },
 } as const satisfies Record<string, { status: number; means: string }>;
 

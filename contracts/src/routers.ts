@@ -28,6 +28,7 @@ import { slackProcedures } from './slack/procedures';
 import { statsProcedures } from './stats/procedures';
 import { telegramProcedures } from './telegram/procedures';
 import { templatesProcedures } from './templates/procedures';
+import { twilioProcedures } from './twilio/procedures';
 import { webhooksProcedures } from './webhooks/procedures';
 
 /** Every operation of the resource process (REST /api, tRPC /trpc, MCP), by router. */
@@ -53,6 +54,7 @@ export const appContract = {
   slack: slackProcedures,
   telegram: telegramProcedures,
   discord: discordProcedures,
+  twilio: twilioProcedures,
   gate: gateProcedures,
   retention: retentionProcedures,
 };

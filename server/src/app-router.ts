@@ -25,6 +25,7 @@ import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
 import { telegramRouter } from './modules/telegram/router';
 import { templatesRouter } from './modules/templates/router';
+import { twilioRouter } from './modules/twilio/router';
 import { webhooksRouter } from './modules/webhooks/router';
 import type { MatchesContract } from './trpc/contract';
 import { createCallerFactory, mergeRouters, router } from './trpc/init';
@@ -52,6 +53,7 @@ export const appRouter = router({
   slack: slackRouter,
   telegram: telegramRouter,
   discord: discordRouter,
+  twilio: twilioRouter,
   gate: gateRouter,
   retention: retentionRouter,
 });

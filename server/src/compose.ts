@@ -17,6 +17,7 @@ import { createPayments, syncPlanPrices } from './modules/billing/payments';
 import { createDiscordConfig } from './modules/discord/discord-config';
 import { createSlackConfig } from './modules/slack/slack-config';
 import { createTelegramConfig } from './modules/telegram/telegram-config';
+import { createTwilioConfig } from './modules/twilio/twilio-config';
 import { EventHub } from './realtime/event-hub';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
@@ -70,6 +71,7 @@ export async function createDeps(
     slack: createSlackConfig(env),
     telegram: createTelegramConfig(env),
     discord: createDiscordConfig(env),
+    twilio: createTwilioConfig(env),
     credentials,
     orgFacts,
     events,

@@ -14,6 +14,7 @@ import type { Payments } from './modules/billing/payments';
 import type { DiscordConfig } from './modules/discord/discord-config';
 import type { SlackConfig } from './modules/slack/slack-config';
 import type { TelegramConfig } from './modules/telegram/telegram-config';
+import type { TwilioConfig } from './modules/twilio/twilio-config';
 import type { EventHub } from './realtime/event-hub';
 import type { FileStorage } from './storage/storage';
 
@@ -42,6 +43,8 @@ export type Deps = {
   telegram: TelegramConfig | null;
   /** Discord's configuration (null: Discord answers 503). */
   discord: DiscordConfig | null;
+  /** Twilio's configuration, for SMS and WhatsApp (null: Twilio answers 503). */
+  twilio: TwilioConfig | null;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */
   credentials?: CredentialCache;
   /** Which organizations have webhooks or push devices (absent: always fan out). */

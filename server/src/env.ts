@@ -168,6 +168,10 @@ export const ZEnv = z
     DISCORD_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** Discord's REST API base, when not its own (a local fake in tests). */
     DISCORD_API_URL: optional.pipe(z.url().optional()),
+    /** Twilio, for SMS and WhatsApp (docs/configuration.md): encrypts the organizations' auth tokens at rest. */
+    TWILIO_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Twilio's REST API origin, when not its own (a local fake in tests). */
+    TWILIO_API_URL: optional.pipe(z.url().optional()),
     TRUST_PROXY: trustProxy.default(['loopback']),
     /** Rate limits (docs/security.md): per credential on the API, per client address and email on sign-in. */
     RATE_LIMIT_ENABLED: bool.default(true),

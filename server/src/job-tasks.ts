@@ -60,6 +60,18 @@ export const JOB_TASKS = {
     event: z.string(),
     delivery_id: z.uuid(),
   }),
+  twilio_send_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    user_id: z.uuid(),
+    delivery_id: z.uuid(),
+  }),
+  twilio_close_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    event: z.string(),
+    delivery_id: z.uuid(),
+  }),
   expire_item: z.object({ item_id: z.uuid() }),
   escalate_item: z.object({ item_id: z.uuid(), step: z.number().int().min(0) }),
   /** Notify again until acknowledged (modules/items/repeat-until-ack.ts): `round` already sent. */

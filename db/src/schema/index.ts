@@ -16,3 +16,4 @@ export * from './schedules';
 export * from './settings';
 export * from './slack';
 export * from './telegram';
+export * from './twilio';

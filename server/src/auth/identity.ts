@@ -16,6 +16,7 @@ export type IdentitySource =
   | 'telegram_link'
   | 'discord_link'
   | 'push_link'
+  | 'phone_link'
   | 'mcp_elicitation';
 
 /** Who is calling, resolved from the bearer token; the tenant always comes from here. */

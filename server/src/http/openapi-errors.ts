@@ -118,6 +118,23 @@ export const THROWN: Record<string, Record<string, string>> = {
       ];
     }),
   ),
+  ...Object.fromEntries(
+    ['GET /twilio/connection', 'DELETE /twilio/connection', 'GET /twilio/phone', 'DELETE /twilio/phone'].map(
+      (route) => [route, { '503': 'Twilio is not configured on this server' }],
+    ),
+  ),
+  'PUT /twilio/connection': {
+    '402': 'The plan allows no more Twilio accounts',
+    '503': 'Twilio is not configured on this server',
+  },
+  'PUT /twilio/phone': {
+    '409': 'No Twilio account is connected, or another member uses the number',
+    '503': 'Twilio is not configured on this server',
+  },
+  'POST /twilio/phone/verify': {
+    '410': 'The code expired or was tried too often',
+    '503': 'Twilio is not configured on this server',
+  },
   // The account API.
   'POST /dev-login': { '404': 'Development sign-in is not enabled' },
   'POST /orgs': { '409': 'The slug is taken' },

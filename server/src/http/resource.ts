@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { registerDiscordWebhooks } from '../modules/discord/discord-http';
 import { registerSlackWebhooks } from '../modules/slack/slack-http';
 import { registerTelegramWebhooks } from '../modules/telegram/telegram-http';
+import { registerTwilioWebhooks } from '../modules/twilio/twilio-http';
 import { registerAgentStream } from './agent-stream';
 import { registerApiRateLimit } from './api-rate-limit';
 import { registerAuditExport } from './audit-export';
@@ -50,6 +51,7 @@ export async function buildResourceApp(
   registerSlackWebhooks(app, deps);
   registerTelegramWebhooks(app, deps);
   registerDiscordWebhooks(app, deps);
+  registerTwilioWebhooks(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);
   registerProtectedResourceMetadata(app, deps);

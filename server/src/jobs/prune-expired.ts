@@ -54,5 +54,7 @@ export async function pruneExpired(
     'chat_inbound_seen',
     sql`delete from chat_inbound_seen where created_at < now() - interval '1 day'`,
   );
+  // Twilio sends a message to the webhook again only within minutes: a day of MessageSids is plenty.
+  await run('twilio_inbound', sql`delete from twilio_inbound where created_at < now() - interval '1 day'`);
   return counts;
 }

@@ -8,6 +8,7 @@ import { applyRetention } from '../modules/retention/apply-retention';
 import { deleteOrganization } from '../modules/retention/org-deletion';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import * as telegram from '../modules/telegram/deliver-telegram';
+import { closeItemTask, sendItemTask } from '../modules/twilio/deliver-twilio';
 import { requestContext } from '../request-context';
 import { inJobSpan } from '../tracing/job-spans';
 import { deliverCallback } from './deliver-callback';
@@ -59,6 +60,8 @@ function tasks(deps: Deps): TaskList {
     telegram_update_item: telegram.updateItemTask(deps),
     discord_post_item: discord.postItemTask(deps),
     discord_update_item: discord.updateItemTask(deps),
+    twilio_send_item: sendItemTask(deps),
+    twilio_close_item: closeItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),
     escalate_item: (payload) => escalateItem(deps, payload),
     repeat_item: (payload) => repeatItem(deps, payload),

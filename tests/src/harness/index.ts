@@ -6,6 +6,7 @@ export { type PaymentCall, startFakePayments } from './fake-payments';
 export { type FakeS3, type S3Call, startFakeS3 } from './fake-s3';
 export { type FakeSlack, type SlackCall, signedInteraction, startFakeSlack } from './fake-slack';
 export { deliverUpdate, type FakeTelegram, startFakeTelegram, type TelegramCall } from './fake-telegram';
+export { type FakeTwilio, startFakeTwilio, type TwilioMessage, twilioSignature } from './fake-twilio';
 export { HttpClient, type HttpResponse } from './http';
 export { type JsonRpcAnswer, MCP_ACCEPT, mcpError, mcpRequest } from './mcp';
 export { freePort } from './ports';

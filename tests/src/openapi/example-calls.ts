@@ -2,14 +2,15 @@
 // organization meets them; each step uses what an earlier one created, so it reads as one story.
 import { randomUUID } from 'node:crypto';
 import { pushAnswerToken } from '@beckon/server/modules/push/push-token';
-import type { FakeSlack, HttpClient, TestServer } from '../harness';
+import type { FakeSlack, FakeTwilio, HttpClient, TestServer } from '../harness';
 import { linkSlack, oauthReturn, onPlan, startInstall } from '../slack/setup';
+import { ACCOUNT, SMS_FROM } from '../twilio/setup';
 import type { ExampleRecorder } from './recorder';
 
 type Row = Record<string, unknown> & { id: string };
 type Grant = { token: string; user_id: string; org_id: string };
 
-export type Walk = { server: TestServer; slack: FakeSlack; record: ExampleRecorder };
+export type Walk = { server: TestServer; slack: FakeSlack; twilio: FakeTwilio; record: ExampleRecorder };
 
 const FORM = {
   id: 'deploy',
@@ -368,6 +369,21 @@ export async function slack({ server, slack: fake, record }: Walk, owner: HttpCl
   await call(owner, 'POST /slack/links');
   await linkSlack(server, fake, owner, 'T0ACME', 'U0ADA');
   await call(owner, 'DELETE /slack/connection');
+}
+
+/** SMS and WhatsApp: the Twilio account, a person's verified phone, disconnect. */
+export async function twilio({ twilio: fake, record }: Walk, owner: HttpClient) {
+  const call = record.on('resource');
+  await call(owner, 'PUT /twilio/connection', {
+    body: { account_sid: ACCOUNT.sid, auth_token: ACCOUNT.token, sms_from: SMS_FROM, whatsapp_from: null },
+  });
+  await call(owner, 'GET /twilio/connection');
+  await call(owner, 'PUT /twilio/phone', { body: { phone: '+15555550123', channel: 'sms' } });
+  const code = /\b(\d{6})\b/.exec(fake.to('+15555550123').at(-1)?.body ?? '')?.[1];
+  await call(owner, 'POST /twilio/phone/verify', { body: { code } });
+  await call(owner, 'GET /twilio/phone');
+  await call(owner, 'DELETE /twilio/phone');
+  await call(owner, 'DELETE /twilio/connection');
 }
 
 /** A coding agent's tool call held for a person: the question, the grant it earns, its end. */

@@ -6,15 +6,28 @@ import {
   type FakeDiscord,
   type FakeSlack,
   type FakeTelegram,
+  type FakeTwilio,
   startFakeDiscord,
   startFakePayments,
   startFakeSlack,
   startFakeTelegram,
+  startFakeTwilio,
   startTestServer,
   type TestServer,
 } from '../harness';
 import { APP, SIGNING_SECRET } from '../slack/setup';
-import { accounts, agentKey, gates, integrations, items, people, slack, type Walk } from './example-calls';
+import { ACCOUNT } from '../twilio/setup';
+import {
+  accounts,
+  agentKey,
+  gates,
+  integrations,
+  items,
+  people,
+  slack,
+  twilio,
+  type Walk,
+} from './example-calls';
 import { chatApps } from './example-calls-chat';
 import { privacy } from './example-calls-privacy';
 import { passkeys } from './passkey-calls';
@@ -22,7 +35,7 @@ import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
  * Every operation of both documents called once, as a new organization would, against a server
- * with every integration configured (payments, Slack, Telegram and Discord at their fakes). Each call must answer its
+ * with every integration configured (payments, Slack, Telegram, Discord and Twilio at their fakes). Each call must answer its
  * documented success status; the calls are the documents' examples (UPDATE_OPENAPI_EXAMPLES=1
  * writes them to server/src/http/openapi-examples.json), and completeness.test.ts lints them
  * against their schemas.
@@ -31,6 +44,7 @@ let server: TestServer;
 let fakeSlack: FakeSlack;
 let fakeTelegram: FakeTelegram;
 let fakeDiscord: FakeDiscord;
+let fakeTwilio: FakeTwilio;
 let payments: Awaited<ReturnType<typeof startFakePayments>>;
 let record: ExampleRecorder;
 
@@ -39,6 +53,8 @@ beforeAll(async () => {
   fakeSlack = await startFakeSlack(APP);
   fakeTelegram = await startFakeTelegram();
   fakeDiscord = await startFakeDiscord();
+  fakeTwilio = await startFakeTwilio();
+  fakeTwilio.account(ACCOUNT.sid, ACCOUNT.token);
   server = await startTestServer({
     env: {
       DEV_LOGIN_ENABLED: 'true',
@@ -56,6 +72,8 @@ beforeAll(async () => {
       TELEGRAM_API_URL: fakeTelegram.url,
       DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
       DISCORD_API_URL: fakeDiscord.url,
+      TWILIO_TOKEN_KEY: 'a-test-key-for-twilio-auth-tokens-at-rest',
+      TWILIO_API_URL: fakeTwilio.url,
       PUSH_VAPID_KEY: 'BPublicKeyOfTheServer',
       PUSH_VAPID_PRIVATE_KEY: 'privateKey',
     },
@@ -70,12 +88,13 @@ afterAll(async () => {
   await fakeSlack?.close();
   await fakeTelegram?.close();
   await fakeDiscord?.close();
+  await fakeTwilio?.close();
   await payments?.close();
 });
 
 describe('every documented operation, called as a new organization would', () => {
   it('answers each with its documented success status, and the examples file holds each call', async () => {
-    const walk: Walk = { server, slack: fakeSlack, record };
+    const walk: Walk = { server, slack: fakeSlack, twilio: fakeTwilio, record };
     const { owner, ownerAuth, ada, grace, orgId } = await accounts(walk);
     const bot = await agentKey(walk, owner, ownerAuth);
     await passkeys(walk, ownerAuth, orgId);
@@ -84,6 +103,7 @@ describe('every documented operation, called as a new organization would', () =>
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
     await chatApps(record, owner, { telegram: fakeTelegram, discord: fakeDiscord });
+    await twilio(walk, owner);
     await gates(walk, owner, bot);
     await privacy(walk, owner, orgId);
 

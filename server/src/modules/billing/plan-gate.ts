@@ -11,7 +11,8 @@ export type PlanLimitKey =
   | 'agents'
   | 'slack_workspaces'
   | 'telegram_bots'
-  | 'discord_applications';
+  | 'discord_applications'
+  | 'twilio_accounts';
 
 const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
   max_seats: 'select count(*)::int as n from memberships where org_id = $1',
@@ -21,6 +22,7 @@ const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
   slack_workspaces: 'select count(*)::int as n from slack_connections where org_id = $1',
   telegram_bots: 'select count(*)::int as n from telegram_connections where org_id = $1',
   discord_applications: 'select count(*)::int as n from discord_connections where org_id = $1',
+  twilio_accounts: 'select count(*)::int as n from twilio_connections where org_id = $1',
 };
 
 export const upgradeUrl = (env: Env) => `${env.APP_URL}/settings/billing`;

@@ -11,6 +11,7 @@ import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { pushCloseJobs } from './push-follow-ups';
 import { slackJobs } from './slack-follow-ups';
+import { twilioJobs } from './twilio-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
 const CALLBACK_EVENTS: ReadonlySet<EventKind> = new Set(CALLBACK_EVENT_KINDS);
@@ -23,7 +24,7 @@ export function callbackBody(row: ItemRow, event: EventKind): string {
     answered_at: row.answered_at?.toISOString() ?? null,
     // Who answered (a person, an agent, or the service): the item's own `answered_by`.
     answered_by: row.answered_by_type ? { type: row.answered_by_type, id: row.answered_by_id } : null,
-    // Where the person answered ("email", "slack", "telegram", "discord", ...); null for the API and the dashboard.
+    // Where the person answered ("email", "slack", "telegram", "sms", ...); null for the API and the dashboard.
     answered_via: row.answered_via,
     // The digest of the action the answer decides (null when the item binds none).
     action_digest: row.action_digest,
@@ -103,18 +104,21 @@ export function followUps(sql: Queryable, change: Change) {
   const fanOut = change.webhooks !== false;
   const slack = change.slack !== false;
   const pushClose = pushCloseJobs(sql, row, event);
+  const texts = twilioJobs(sql, row, event);
   const ctes = sql`${audit}, stream as (
     insert into events (id, org_id, type, item_id, agent_id, data)
     values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)}))
     ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}
     ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}
     , ${telegramJobs(sql, row, event)}, ${discordJobs(sql, row, event)}
-    ${pushClose ? sql`, ${pushClose}` : sql``}`;
+    ${pushClose ? sql`, ${pushClose}` : sql``}
+    ${texts ? sql`, ${texts}` : sql``}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
     ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}
     ${slack ? sql`, (select count(*) from slack_jobs)` : sql``}
     , (select count(*) from telegram_jobs), (select count(*) from discord_jobs)
-    ${pushClose ? sql`, (select count(*) from push_close_jobs)` : sql``}`;
+    ${pushClose ? sql`, (select count(*) from push_close_jobs)` : sql``}
+    ${texts ? sql`, (select count(*) from twilio_jobs)` : sql``}`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };
   const job: CallbackJob = {
     delivery_id: uuidv7(),

@@ -11,12 +11,16 @@ const CLOSING: Partial<Record<EventKind, string>> = {
   'item.withdrawn': 'Withdrawn by its agent',
 };
 
-const VIA: Record<string, string> = {
+/** Where an answer came from, as the closing notices of every channel say it. */
+export const VIA: Record<string, string> = {
   email: 'by email',
   slack: 'in Slack',
   telegram: 'in Telegram',
   discord: 'in Discord',
   push: 'from a notification',
+  mcp: 'in an MCP client',
+  sms: 'by SMS',
+  whatsapp: 'on WhatsApp',
 };
 
 /** What the replacing notification says: the outcome, who decided and where. */

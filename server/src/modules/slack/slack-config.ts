@@ -69,14 +69,14 @@ export function slackClient(config: SlackConfig, token?: string): WebClient {
 }
 
 /** base64(iv | tag | ciphertext) of a bot token. */
-export function encryptToken(config: SlackConfig, token: string): string {
+export function encryptToken(config: Pick<SlackConfig, 'tokenKey'>, token: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', config.tokenKey, iv);
   const ciphertext = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
 }
 
-export function decryptToken(config: SlackConfig, stored: string): string {
+export function decryptToken(config: Pick<SlackConfig, 'tokenKey'>, stored: string): string {
   const bytes = Buffer.from(stored, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', config.tokenKey, bytes.subarray(0, 12));
   decipher.setAuthTag(bytes.subarray(12, 28));

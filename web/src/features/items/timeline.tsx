@@ -33,7 +33,13 @@ const ACTIONS: Record<string, string> = {
 };
 
 /** The channel an answer came from (`answered_via`), when not the dashboard or the API. */
-const VIA: Record<string, string> = { email: 'by email', slack: 'in Slack', mcp: 'in their AI assistant' };
+const VIA: Record<string, string> = {
+  email: 'by email',
+  slack: 'in Slack',
+  mcp: 'in their AI assistant',
+  sms: 'by SMS',
+  whatsapp: 'on WhatsApp',
+};
 
 function detail(data: Record<string, unknown> | null): string {
   if (!data) return '';

@@ -13,6 +13,8 @@ import { RetentionPanel } from './retention-panel';
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
 const TelegramPanel = lazy(() => import('./telegram-panel').then((m) => ({ default: m.TelegramPanel })));
 const DiscordPanel = lazy(() => import('./discord-panel').then((m) => ({ default: m.DiscordPanel })));
+const TwilioPanel = lazy(() => import('./twilio-panel').then((m) => ({ default: m.TwilioPanel })));
+const PhonePanel = lazy(() => import('./phone-panel').then((m) => ({ default: m.PhonePanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 /** The settings sections, each shown to those who hold its permission (notifications, passkeys: everyone). */
@@ -23,6 +25,8 @@ const SECTIONS = [
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
   { id: 'slack', label: 'Slack', permission: 'org.manage' },
+  { id: 'twilio', label: 'SMS and WhatsApp', permission: 'org.manage' },
+  { id: 'phone', label: 'Phone', permission: null },
   { id: 'retention', label: 'Data retention', permission: 'org.manage' },
   // Everyone links their own account there; managing the bot needs org.manage (the panel asks).
   { id: 'telegram', label: 'Telegram', permission: null },
@@ -43,6 +47,16 @@ const panels: Record<SettingsSection, (manage: boolean) => ReactNode> = {
   slack: () => (
     <Suspense fallback={<Loading />}>
       <SlackPanel />
+    </Suspense>
+  ),
+  twilio: () => (
+    <Suspense fallback={<Loading />}>
+      <TwilioPanel />
+    </Suspense>
+  ),
+  phone: () => (
+    <Suspense fallback={<Loading />}>
+      <PhonePanel />
     </Suspense>
   ),
   retention: () => <RetentionPanel />,
