@@ -73,6 +73,15 @@ describe('an unreachable database', () => {
     expect(rpc.message).toBe('database unavailable');
   });
 
+  it('takes a write refused as read-only (25006: a standby not yet promoted) for an unavailable database', async () => {
+    const refusedWrite = await server.database.sql
+      .begin('read only', (tx) => tx`create temporary table standby_probe (n int)`)
+      .catch((e: unknown) => e);
+    expect((refusedWrite as { code?: string }).code).toBe('25006');
+    expect(isDatabaseUnavailable(refusedWrite)).toBe(true);
+    expect(toAppError(refusedWrite).status).toBe(503);
+  });
+
   it('recognises a connection ended by the server (57P01), also wrapped by drizzle', async () => {
     const session = await server.database.sql.reserve();
     const [{ pid }] = await session<[{ pid: number }]>`select pg_backend_pid() as pid`;
