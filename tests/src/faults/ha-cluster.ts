@@ -53,8 +53,6 @@ export type HaCluster = {
   close: () => Promise<void>;
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** PostgreSQL refuses to run as root: as root, Patroni (and so PostgreSQL) runs as `postgres`. */
 const asRoot = userInfo().uid === 0;
 
