@@ -7,6 +7,7 @@ import { ensureDatabase, withDatabase } from '@beckon/db';
 import { migrateAll } from '@beckon/server/database';
 import { freePort } from '../harness';
 import { collectOutput } from '../harness/child-output';
+import { haproxyConfig, patroniConfig } from './ha-config';
 import { eventually } from './own-processes';
 
 /**
@@ -16,8 +17,7 @@ import { eventually } from './own-processes';
  * calls the primary. Everything listens on 127.0.0.1, on ports of the test's block, with its data
  * under one temporary folder; the machine's own PostgreSQL is never touched.
  *
- * Timings are short so that a failover fits a test: the leader key lives 10 s (Patroni's
- * default is 30 s), Patroni looks every second, HAProxy asks every half second.
+ * Timings are short so that a failover fits a test (ha-config.ts).
  */
 export const HA_TOOLS = {
   etcd: '/usr/bin/etcd',
@@ -31,8 +31,6 @@ export const missingHaTools = () =>
   Object.entries(HA_TOOLS)
     .filter(([, file]) => !existsSync(file))
     .map(([name]) => name);
-
-const LEADER_TTL_SECONDS = 10;
 
 type Node = { name: string; pgPort: number; apiPort: number; dataDir: string; patroni: ChildProcess };
 
@@ -64,79 +62,6 @@ async function postgresIds(): Promise<{ uid: number; gid: number }> {
     .find((entry) => entry[0] === 'postgres');
   if (!fields) throw new Error('the postgres OS user is missing (the postgresql-15 package creates it)');
   return { uid: Number(fields[2]), gid: Number(fields[3]) };
-}
-
-function patroniConfig(
-  node: Omit<Node, 'patroni'>,
-  { dir, etcdPort }: { dir: string; etcdPort: number },
-): string {
-  // JSON is YAML: no YAML writer needed.
-  return JSON.stringify({
-    scope: 'beckon-test',
-    name: node.name,
-    log: { level: 'WARNING' },
-    restapi: { listen: `127.0.0.1:${node.apiPort}`, connect_address: `127.0.0.1:${node.apiPort}` },
-    etcd3: { hosts: `127.0.0.1:${etcdPort}` },
-    bootstrap: {
-      dcs: {
-        ttl: LEADER_TTL_SECONDS,
-        loop_wait: 1,
-        retry_timeout: 3,
-        maximum_lag_on_failover: 1048576,
-        // A commit is acknowledged once the synchronous standby has it: a failover loses none.
-        synchronous_mode: true,
-        postgresql: {
-          use_pg_rewind: false,
-          parameters: {
-            max_connections: 100,
-            shared_buffers: '32MB',
-            wal_keep_size: '64MB',
-            max_wal_senders: 5,
-            max_replication_slots: 5,
-          },
-        },
-      },
-      initdb: [{ encoding: 'UTF8' }, 'no-sync'],
-      pg_hba: [
-        'local all all trust',
-        'host replication replicator 127.0.0.1/32 trust',
-        'host all all 127.0.0.1/32 trust',
-      ],
-    },
-    postgresql: {
-      listen: `127.0.0.1:${node.pgPort}`,
-      connect_address: `127.0.0.1:${node.pgPort}`,
-      data_dir: node.dataDir,
-      bin_dir: path.dirname(HA_TOOLS.postgres),
-      pgpass: path.join(dir, `${node.name}.pgpass`),
-      authentication: {
-        superuser: { username: 'postgres', password: 'postgres' },
-        replication: { username: 'replicator', password: 'replicator' },
-      },
-      parameters: { unix_socket_directories: dir },
-    },
-  });
-}
-
-function haproxyConfig(port: number, nodes: Omit<Node, 'patroni'>[]): string {
-  return [
-    'global',
-    '  maxconn 400',
-    'defaults',
-    '  mode tcp',
-    '  timeout connect 2s',
-    '  timeout client 1h',
-    '  timeout server 1h',
-    '  timeout check 1s',
-    'listen primary',
-    `  bind 127.0.0.1:${port}`,
-    '  option httpchk OPTIONS /primary',
-    '  http-check expect status 200',
-    // A node that stops being the primary has its connections cut, so none stays on a replica.
-    '  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions',
-    ...nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.pgPort} maxconn 100 check port ${n.apiPort}`),
-    '',
-  ].join('\n');
 }
 
 /** Starts the cluster, waits for a primary with a synchronous standby, and migrates `beckon`. */
@@ -233,7 +158,13 @@ export async function startHaCluster(nodeCount = 2): Promise<HaCluster> {
         name,
         2,
         async ([pgPort = 0, apiPort = 0]) => {
-          await writeFile(config, patroniConfig({ name, pgPort, apiPort, dataDir }, { dir, etcdPort }));
+          await writeFile(
+            config,
+            patroniConfig(
+              { name, pgPort, apiPort, dataDir },
+              { dir, etcdPort, binDir: path.dirname(HA_TOOLS.postgres) },
+            ),
+          );
           if (ids) await chown(config, ids.uid, ids.gid);
           return start(name, HA_TOOLS.patroni, [config], true);
         },
