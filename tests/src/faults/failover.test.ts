@@ -114,7 +114,16 @@ describe.skipIf(missing.length > 0 && !required)('a PostgreSQL failover under lo
           .filter((e) => e.event === 'item.created')
           .map((e) => (JSON.parse(e.data) as { item: { id: string } }).item.id),
       );
-    await resumed.until(() => created.every((id) => createdSeen().has(id)), 15_000);
+    await resumed
+      .until(() => created.every((id) => createdSeen().has(id)), 15_000)
+      .catch((error: unknown) => {
+        const missing = created.filter((id) => !createdSeen().has(id));
+        throw new Error(
+          `${missing.length} of ${created.length} creations not streamed (${stream.events.length} events before the end, ` +
+            `${resumed.events.length} resumed): ${missing.join(', ')}\n${resource.output().slice(-4000)}`,
+          { cause: error },
+        );
+      });
     const after = await api.post<{ id: string }>('/api/items', { title: 'after the failover' });
     expect(after.status).toBe(201);
     await resumed.until((events) => events.some((e) => e.data.includes(after.body.id)), 10_000);
