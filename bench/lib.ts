@@ -8,7 +8,16 @@ import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { migrateAll } from '@beckon/server/database';
 import autocannon from 'autocannon';
 
-export type Figures = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+export type Figures = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** How many answers of each status (`{"201": 950, "503": 2}`). */
+  statuses?: Record<string, number>;
+};
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -26,19 +35,45 @@ export async function benchDatabase() {
   const url = withDatabase(pg.url, 'beckon');
   await migrateAll(url);
   const { sql, end } = createDb(url, { max: 4, applicationName: 'beckon-bench' });
+  const others: Array<() => Promise<void>> = [];
   return {
     url,
     sql,
+    /** Another empty database on the same server (migrated by whoever asks for it). */
+    another: async (name: string) => {
+      await ensureDatabase(pg.url, name);
+      const other = createDb(withDatabase(pg.url, name), { max: 4, applicationName: 'beckon-bench' });
+      others.push(other.end);
+      return { url: withDatabase(pg.url, name), sql: other.sql };
+    },
     stop: async () => {
-      await end();
+      await Promise.all([end(), ...others.map((close) => close())]);
       await pg.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
+/** The benchmarked resource process's settings: it runs the worker, deliveries go to loopback. */
+export const SERVER_ENV = {
+  RUN_WORKER: 'true',
+  WORKER_CONCURRENCY: '50',
+  ALLOW_PRIVATE_DESTINATIONS: 'true',
+  DATABASE_POOL_MAX: '20',
+  // One session floods the API on purpose here: the limit is counted (its cost is measured) but
+  // set out of reach. Leave RATE_LIMIT_ENABLED on, or the figures would hide that cost.
+  RATE_LIMIT_API: '1000000000/1m',
+  // Every connection of the load comes from one address: more bodies in flight than one client may hold.
+  HTTP_MAX_BODIES_PER_ADDRESS: '10000',
+};
+
 /** The resource process as its own OS process, as in production (no worker, quiet logs). */
-export async function startResourceProcess(databaseUrl: string, env: Record<string, string> = {}) {
+export async function startResourceProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  /** The checkout whose code runs (bench compare runs an older commit beside this one). */
+  cwd = process.cwd(),
+) {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
@@ -59,19 +94,18 @@ export async function startResourceProcess(databaseUrl: string, env: Record<stri
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
+      cwd,
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // A loaded machine compiles the TypeScript slowly: up to a minute before it answers.
+  const up = async () =>
+    fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  for (let i = 0; i < 600 && !(await up()); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!(await up())) throw new Error(`the resource process in ${cwd} did not start`);
   return {
     url,
     stop: () =>
@@ -141,6 +175,9 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]),
+    ),
   };
 }
 

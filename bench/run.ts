@@ -1,4 +1,4 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate]`: bounded load on loopback against real
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|compare <commit>]`: bounded load on loopback against real
 // processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
 // BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { answerToStream } from './agents';
+import { compare } from './compare';
 import { gateDecisions } from './gate';
 import { answerItems, createItems, deliverJobs, listItems, seedItems } from './items';
 import {
@@ -13,6 +14,7 @@ import {
   benchDatabase,
   type Figures,
   load,
+  SERVER_ENV,
   signedInOwner,
   startResourceProcess,
   table,
@@ -32,6 +34,10 @@ if (only === 'web' || only === 'gate') {
   for (const line of only === 'web' ? dashboardBundle() : gateDecisions()) console.log(line);
   process.exit(0);
 }
+if (only === 'compare') {
+  for (const line of await compare(process.argv[3], process.argv.slice(4))) console.log(line);
+  process.exit(0);
+}
 const database = await benchDatabase();
 if (only === 'waiting') {
   try {
@@ -41,15 +47,7 @@ if (only === 'waiting') {
   }
   process.exit(0);
 }
-const server = await startResourceProcess(database.url, {
-  RUN_WORKER: 'true',
-  WORKER_CONCURRENCY: '50',
-  ALLOW_PRIVATE_DESTINATIONS: 'true',
-  DATABASE_POOL_MAX: '20',
-  // One session floods the API on purpose here: the limit is counted (its cost is measured) but
-  // set out of reach. Leave RATE_LIMIT_ENABLED on, or the figures would hide that cost.
-  RATE_LIMIT_API: '1000000000/1m',
-});
+const server = await startResourceProcess(database.url, SERVER_ENV);
 const results: Figures[] = [];
 const notes: string[] = [];
 try {

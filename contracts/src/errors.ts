@@ -11,6 +11,10 @@ export const ERROR_CODES = {
     status: 400,
     means: 'Malformed JSON, wrong types, unknown fields (`fields` names each)',
   },
+  passkey_refused: {
+    status: 400,
+    means: 'A passkey answer failed verification (unknown passkey, used or expired challenge, bad signature)',
+  },
   sign_in_refused: { status: 400, means: 'An external sign-in could not complete (state, code or profile)' },
   unauthorized: { status: 401, means: 'Missing, unknown, expired or revoked bearer token' },
   invalid_signature: { status: 401, means: 'A signed inbound request (Slack) failed its signature check' },
@@ -23,6 +27,11 @@ export const ERROR_CODES = {
   not_the_requester: {
     status: 403,
     means: 'Only the credential that made a gate request can record its grant',
+  },
+  reauth_required: {
+    status: 403,
+    means:
+      'The item needs a fresh verification to answer (`require_reauth`, `item_url`): answer it in the dashboard',
   },
   other_email: { status: 403, means: 'The invitation is for another email address' },
   recipient_may_not_answer: {

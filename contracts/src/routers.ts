@@ -1,5 +1,6 @@
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
+import { passkeyProcedures } from './accounts/passkey-procedures';
 import { accountsProcedures } from './accounts/procedures';
 import { adminProcedures } from './admin/procedures';
 import { attachmentsProcedures } from './attachments/procedures';
@@ -47,7 +48,9 @@ export const appContract = {
 };
 
 /** The authorization process's operations (/auth REST, /auth/trpc). */
-export const authContract = { accounts: { ...accountsProcedures, ...invitationAccountProcedures } };
+export const authContract = {
+  accounts: { ...accountsProcedures, ...invitationAccountProcedures, ...passkeyProcedures },
+};
 
 type ContractTree = { [key: string]: ProcedureContract | ContractTree };
 

@@ -1,4 +1,5 @@
 import type { AppRouter as AppContract, AuthRouter as AuthContract } from '@beckon/contracts/routers';
+import { passkeysRouter } from './modules/accounts/passkeys/router';
 import { accountsRouter } from './modules/accounts/router';
 import { adminRouter } from './modules/admin/router';
 import { attachmentsRouter } from './modules/attachments/router';
@@ -49,7 +50,9 @@ export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
 
 /** The authorization process's procedures (/auth REST, /auth/trpc). */
-export const authRouter = router({ accounts: mergeRouters(accountsRouter, invitationAccountRouter) });
+export const authRouter = router({
+  accounts: mergeRouters(accountsRouter, invitationAccountRouter, passkeysRouter),
+});
 
 export type AuthRouter = typeof authRouter;
 

@@ -92,6 +92,8 @@ export const ZEnv = z
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().default('http://localhost:5173'),
+    /** The WebAuthn relying party id of passkeys: APP_URL's host unless a parent domain is named. */
+    PASSKEY_RP_ID: optional,
     WEB_GATEWAY: bool.default(true),
     WEB_DIST: optional,
     /** The gateway's port when not APP_URL's (behind another proxy, APP_URL is the public one). */

@@ -43,7 +43,7 @@ function NotFound() {
 
 /**
  * Routes: /login, /verify?token=, /auth/callback#token=, /invite/:code, /, /items/:id, /agents,
- * /schedules, /settings/:section (notifications, members, webhooks, billing, slack), /slack/link.
+ * /schedules, /settings/:section (notifications, passkeys, members, webhooks, billing, slack), /slack/link.
  */
 export function App() {
   const token = useToken();

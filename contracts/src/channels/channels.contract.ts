@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEscalation } from '../assignment/assignment.contract';
+import { ZRequireReauth } from '../items/reauth.contract';
 
 /** Channel and template names: lowercase, URL- and tool-friendly (decisions.md). */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -16,6 +17,9 @@ export const ZChannel = z
     mode: z.enum(channelModes),
     description: z.string(),
     escalation: ZEscalation.describe('The escalation policy of its items that name none'),
+    require_reauth: ZRequireReauth.nullable().describe(
+      'The fresh verification its items require when they name none',
+    ),
     created_at: z.string(),
   })
   .meta({ id: 'Channel' });
@@ -29,6 +33,9 @@ export const ZCreateChannelInput = z.strictObject({
   description: z.string().max(500).optional(),
   escalation: ZEscalation.optional().describe(
     'Default escalation policy of its items (an item or its template may name its own, [] for none)',
+  ),
+  require_reauth: ZRequireReauth.optional().describe(
+    'Answering its items needs a fresh verification (an item or its template may name its own)',
   ),
 });
 export type CreateChannelInput = z.infer<typeof ZCreateChannelInput>;

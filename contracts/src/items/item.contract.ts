@@ -5,6 +5,7 @@ import { answerChannels, itemLevels, itemStatuses } from '../enums';
 import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
 import { ZActor, ZApprovals, ZApprovalsInput, ZOnTimeout, ZResponse } from './policies.contract';
+import { ZRequireReauth } from './reauth.contract';
 
 /** Size limits of decisions.md. */
 export const LIMITS = {
@@ -72,6 +73,9 @@ export const ZItem = z
       .describe(
         'The signed receipt (compact JWS, EdDSA) of the decision: verify with GET /.well-known/jwks.json?org_id=',
       ),
+    require_reauth: ZRequireReauth.nullable().describe(
+      'Answering needs a fresh verification (a passkey, or any sign-in) within the minutes given',
+    ),
     metadata: z.record(z.string(), z.unknown()),
     callback_url: z.string().nullable(),
     deadline_at: z.string().nullable(),
@@ -135,6 +139,9 @@ export const ZItemFields = z.strictObject({
     'At the deadline: expire (default), answer with values, or dismiss; fixed at creation',
   ),
   approvals: ZApprovalsInput.optional().describe('Several distinct people must approve; needs a form'),
+  require_reauth: ZRequireReauth.optional().describe(
+    "A risky decision: answering needs a fresh verification (the channel's default when absent)",
+  ),
 });
 export type ItemFields = z.infer<typeof ZItemFields>;
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { organizations, users } from './orgs';
 
@@ -20,6 +20,12 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
+    /**
+     * The person's last proof of presence on this session when later than its creation: a passkey
+     * asked for before a risky answer (step-up). Null: the sign-in itself (created_at, origin).
+     */
+    verifiedAt: ts('verified_at'),
+    verifiedMethod: text('verified_method'),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -114,4 +120,45 @@ export const oauthRecords = pgTable(
     // Finds a registered client's grants and tokens (unused clients are pruned, prune-expired.ts).
     index('oauth_records_client_idx').on(t.clientId).where(sql`${t.clientId} is not null`),
   ],
+);
+
+/** A person's WebAuthn credentials (passkeys): the public key and what the authenticator said of it. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id (base64url) the authenticator names in every assertion. */
+    credentialId: text('credential_id').notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The signature counter last seen (0 for authenticators that keep none). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default([]),
+    name: text('name').notNull(),
+    /** `singleDevice` or `multiDevice` (synced), and whether it is backed up. */
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered: each is used once (deleted when an answer
+ * names it) and only until expires_at. A registration or step-up challenge belongs to its session.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'verify'] }).notNull(),
+    sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
 );

@@ -24,6 +24,8 @@ export { actorTypes, answerChannels, itemLevels, itemStatuses };
 export type StoredAssignee =
   | { type: 'user' | 'team' | 'schedule'; id: string }
   | { type: 'role'; name: string };
+/** A fresh user verification required to answer (contracts/src/items/reauth.contract.ts). */
+export type StoredReauth = { method: 'passkey' | 'any'; within_minutes: number };
 /** A step of an escalation policy as stored. */
 export type StoredEscalationStep =
   | { after: string; action: 'remind' }
@@ -41,6 +43,8 @@ export const channels = pgTable(
     description: text('description').notNull().default(''),
     /** The escalation policy of its items that name none (contracts/src/assignment/assignment.contract.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
+    /** The fresh verification its items require to be answered, when they name none. */
+    requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     ...timestamps(),
   },
   (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
@@ -66,6 +70,8 @@ export const items = pgTable(
     actionDigest: text('action_digest'),
     /** The signed receipt (compact JWS) of the decision that closed it; null while undecided. */
     receipt: text('receipt'),
+    /** Answering needs a fresh user verification (a passkey, or any sign-in) within N minutes. */
+    requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     callbackUrl: text('callback_url'),
     /** W3C trace context of the request that created the item (MCP `_meta`), sent with its callbacks. */
     traceContext: jsonb('trace_context').$type<{ traceparent: string; tracestate?: string }>(),

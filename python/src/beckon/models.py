@@ -90,6 +90,14 @@ class ItemActionInput(TypedDict, total=False):
     policy_version: str
 
 
+class RequireReauth(TypedDict, total=False):
+    """A risky decision: answering needs a fresh verification (``passkey``, or ``any`` sign-in)
+    within ``within_minutes`` (default 5); only a person's dashboard session answers it."""
+
+    method: Required[Literal["passkey", "any"]]
+    within_minutes: int
+
+
 class ItemFields(TypedDict, total=False):
     """Optional fields of a new item; ``title``, and a question's ``form``, are passed apart."""
 
@@ -108,6 +116,7 @@ class ItemFields(TypedDict, total=False):
     approvals: ApprovalsInput
     template: str
     action: ItemActionInput
+    require_reauth: RequireReauth
 
 
 class ListFilters(TypedDict, total=False):
@@ -214,6 +223,7 @@ class Item(Model):
     action: ItemAction | None
     receipt: str | None
     """The signed receipt (compact JWS) of the decision; verify with the organization's JWKS."""
+    require_reauth: RequireReauth | None
     metadata: dict[str, Any]
     callback_url: str | None
     deadline_at: str | None

@@ -21,6 +21,8 @@ export async function pruneExpired(
     'magic_link_tokens',
     sql`delete from magic_link_tokens where expires_at < now() - interval '1 day'`,
   );
+  // WebAuthn challenges are answered within minutes; those never answered go.
+  await run('webauthn_challenges', sql`delete from webauthn_challenges where expires_at < now()`);
   await run('oauth_records', sql`delete from oauth_records where expires_at < now() - interval '1 day'`);
   // Registration is open to anyone (RFC 7591): a client that nothing (grant, code, token) has
   // referred to for OAUTH_CLIENT_UNUSED_HOURS since its registration is removed, so registering

@@ -7,7 +7,7 @@ import { actOnItem } from '../modules/items/act-on-item';
 import { findItem } from '../modules/items/item-queries';
 import { itemPageUrl } from './item-mail';
 import { type ItemClaim, isExpired, type LinkClaim, verifyLink } from './links';
-import { mailChoices } from './mail-choices';
+import { inPlaceChoices } from './mail-choices';
 
 type ItemRef = { title: string; url: string };
 
@@ -24,6 +24,10 @@ export type LinkPage =
   | { kind: 'counted'; item: ItemRef; answer: string; approved: number; required: number }
   | { kind: 'unsubscribe'; orgName: string }
   | { kind: 'unsubscribed'; orgName: string };
+
+/** What a mail's link says of a decision that needs a fresh verification (`require_reauth`). */
+const STEP_UP_REASON =
+  'This decision must be confirmed in Beckon, with your passkey or a fresh sign-in: answer it on its page.';
 
 type Checked =
   | { page: LinkPage }
@@ -44,7 +48,8 @@ async function checkAnswerLink(deps: Deps, token: string): Promise<Checked> {
   if (used) return { page: { kind: 'used', item } };
   if (row.status !== 'open') return { page: { kind: 'closed', item, status: row.status } };
   if (claim.k === 'ack') return { claim, item, answer: 'Acknowledge', message: row.message };
-  const choice = mailChoices(row.form)?.[claim.c];
+  if (row.require_reauth) return { page: { kind: 'refused', item, reason: STEP_UP_REASON } };
+  const choice = inPlaceChoices(row)?.[claim.c];
   if (!choice) return { page: { kind: 'invalid' } };
   return { claim, item, answer: choice.label, values: choice.values, message: row.message };
 }

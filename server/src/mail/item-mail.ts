@@ -2,13 +2,16 @@ import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Env } from '../env';
 import type { MailReason } from '../modules/email/email-entries';
 import { expiresAt, linkUrl, type MailLinkKey, signLink, UNSUBSCRIBE_TTL_HOURS } from './links';
-import { mailChoices } from './mail-choices';
+import { inPlaceChoices } from './mail-choices';
 import type { Mail } from './mailer';
 import { escapeHtml, markdownToHtml } from './markdown';
 
 /** Who a mail goes to, in which organization. */
 export type MailRecipient = { orgId: string; orgName: string; userId: string; email: string };
-export type MailedItem = Pick<ItemView, 'id' | 'title' | 'message' | 'level' | 'form' | 'status'>;
+export type MailedItem = Pick<
+  ItemView,
+  'id' | 'title' | 'message' | 'level' | 'form' | 'status' | 'require_reauth'
+>;
 
 /** What building a mail needs: the settings and the key its links are signed with. */
 export type MailDeps = { env: Env; mailLinkKey: MailLinkKey };
@@ -44,7 +47,10 @@ export async function unsubscribeHeaders(deps: MailDeps, to: MailRecipient, now:
   };
 }
 
-/** The mail's buttons: one per choice of a simple form, Acknowledge without a form, else none. */
+/**
+ * The mail's buttons: one per choice of a simple form, Acknowledge without a form, else none (and
+ * none for a decision that needs a fresh verification: the mail's link to the item page answers it).
+ */
 async function buttons(deps: MailDeps, item: MailedItem, to: MailRecipient, nonce: string, now: Date) {
   const { env } = deps;
   if (item.status !== 'open') return [];
@@ -63,7 +69,7 @@ async function buttons(deps: MailDeps, item: MailedItem, to: MailRecipient, nonc
       },
     ];
   }
-  const choices = mailChoices(item.form) ?? [];
+  const choices = inPlaceChoices(item) ?? [];
   return Promise.all(
     choices.map(async (choice, c) => ({
       label: choice.label,

@@ -31,3 +31,10 @@ export function mailChoices(form: Form | null): MailChoice[] | null {
       return null;
   }
 }
+
+/**
+ * The choices a message (mail, push, Slack) may answer in place: none for an item whose decision
+ * needs a fresh verification (`require_reauth`), which is answered on its page only.
+ */
+export const inPlaceChoices = (item: { form: Form | null; require_reauth: unknown }): MailChoice[] | null =>
+  item.require_reauth ? null : mailChoices(item.form);

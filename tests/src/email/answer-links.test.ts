@@ -74,6 +74,17 @@ describe('answering from a mail', () => {
     expect((await current()).response).toEqual({ ok: true });
   });
 
+  it('sends an item that needs a fresh verification with a link to its page, and no answer button', async () => {
+    const { mail, current } = await mailedItem({
+      title: 'Wire 40,000 EUR?',
+      form: yesNo,
+      require_reauth: { method: 'any' },
+    });
+    expect(mail.answerLinks).toEqual([]);
+    expect(mail.links.map((l) => l.url)).toContain(`https://app.beckon.test/items/${(await current()).id}`);
+    expect((await current()).status).toBe('open');
+  });
+
   it('refuses an expired link, a tampered one, and a link to an item decided elsewhere', async () => {
     const { alice, item, mail, current } = await mailedItem({ title: 'Expiring', form: yesNo });
     const yes = mail.button('Ship it');

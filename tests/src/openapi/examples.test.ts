@@ -11,6 +11,7 @@ import {
 } from '../harness';
 import { APP, SIGNING_SECRET } from '../slack/setup';
 import { accounts, agentKey, gates, integrations, items, people, slack, type Walk } from './example-calls';
+import { passkeys } from './passkey-calls';
 import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
@@ -61,6 +62,7 @@ describe('every documented operation, called as a new organization would', () =>
     const walk: Walk = { server, slack: fakeSlack, record };
     const { owner, ownerAuth, ada, grace, orgId } = await accounts(walk);
     const bot = await agentKey(walk, owner, ownerAuth);
+    await passkeys(walk, ownerAuth, orgId);
     const itemId = await items(walk, owner, bot, ada.user_id);
     await people(walk, owner, server.auth, grace);
     await integrations(walk, owner, itemId);

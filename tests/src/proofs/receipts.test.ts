@@ -105,6 +105,9 @@ describe('decision receipts', () => {
       decided_by: { type: 'user', id: userId },
       answered_via: null,
       auth_method: 'session',
+      // The factory's session: its sign-in is the last proof of presence.
+      amr: ['login'],
+      auth_time: expect.any(Number),
       decided_at: answered.answered_at,
     });
     expect(decodeProtectedHeader(receipt)).toMatchObject({ alg: 'EdDSA', typ: 'beckon-receipt+jwt' });
@@ -243,7 +246,7 @@ describe('beckon verify', () => {
     expect(valid.code).toBe(0);
     expect(valid.stdout).toMatch(
       new RegExp(
-        `^receipt valid: item ${item.id} answered by user ${userId} \\(session\\) at .*; action ${item.action?.digest}; key `,
+        `^receipt valid: item ${item.id} answered by user ${userId} \\(session, verified by login at [0-9TZ:.-]+\\) at .*; action ${item.action?.digest}; key `,
       ),
     );
 

@@ -32,6 +32,7 @@ const SAMPLE_INPUT: Record<string, (home: Tenant) => Record<string, unknown>> = 
   'admin.updateTeam': () => ({ name: 'renamed' }),
   'admin.createInvitation': () => ({ kind: 'link' }),
   'accounts.createApiKey': () => ({ label: 'sweep' }),
+  'accounts.renamePasskey': () => ({ name: 'renamed' }),
   'slack.putRoute': () => ({ slack_channel_id: 'C0SWEEP' }),
   // A layer needs a member of the caller's organization (its nested ids: tests/src/oncall).
   'schedules.replace': (home) => ({

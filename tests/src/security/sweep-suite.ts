@@ -109,6 +109,8 @@ export function sweepSuite(transport: Transport) {
         'accounts.signInOptions',
         'accounts.devLogin',
         'accounts.previewInvitation',
+        'accounts.passkeySignInOptions',
+        'accounts.passkeySignIn',
       ]);
     });
 
@@ -142,6 +144,13 @@ export function sweepSuite(transport: Transport) {
         'accounts.listApiKeys',
         'accounts.revokeApiKey',
         'accounts.acceptInvitation',
+        'accounts.listPasskeys',
+        'accounts.passkeyRegistrationOptions',
+        'accounts.registerPasskey',
+        'accounts.renamePasskey',
+        'accounts.deletePasskey',
+        'accounts.passkeyVerifyOptions',
+        'accounts.verifyPasskey',
       ]);
 
       // An agent's key and a third-party client's token: the item permissions, no account operation.

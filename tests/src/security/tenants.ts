@@ -121,6 +121,13 @@ const MAKERS = {
   agent: async (t) =>
     (await created(t.owner.post('/api/admin/agents', { name: `a-${unique()}` }), 'an agent')).id!,
   'api-key': async (t) => (await t.factories.apiKey(t.id, t.userId)).id,
+  // A passkey belongs to its person (not to an organization): another person's is a 404.
+  passkey: async (t) => {
+    const [row] = await t.sql<{ id: string }[]>`
+      insert into passkeys (user_id, credential_id, public_key, name, device_type)
+      values (${t.userId}, ${`sweep-${unique()}`}, 'AAAA', 'sweep', 'singleDevice') returning id`;
+    return row!.id;
+  },
   organization: async (t) => t.id,
   'gate-grant': async (t) => {
     const asked = await created(
@@ -171,6 +178,7 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   grants: 'gate-grant',
   schedules: 'schedule',
   overrides: 'schedule-override',
+  passkeys: 'passkey',
 };
 
 /** Input fields that name an object by its name, not its UUID: swept like the UUID fields. */

@@ -93,6 +93,21 @@ const answerWith = (payload: Payload, choice: number) =>
   server.resource.post<Record<string, unknown>>('/api/push/answer', { token: payload.answer?.token, choice });
 
 describe('the pushes of an answerable item', () => {
+  it('carry no choices for an item whose decision needs a fresh verification: the page answers it', async () => {
+    const { agent, device } = await team();
+    const item = (
+      await agent.post<Item>('/api/items', {
+        title: 'Wire 40,000 EUR?',
+        form: YESNO,
+        require_reauth: { method: 'passkey' },
+      })
+    ).body;
+    const push = await nthPush(device, item.id, 1);
+    expect(push.url).toBe(`${dashboard.origin}/items/${item.id}`);
+    expect(push.actions).toBeUndefined();
+    expect(push.answer).toBeUndefined();
+  });
+
   it('carry the choices and a single-use token that answers as the person, from the push', async () => {
     const { agent, alice, device } = await team();
     const item = (await agent.post<Item>('/api/items', { title: 'Deploy v2?', form: YESNO })).body;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { describeVerdict, ExportError, fileSource, serverSource, verifyExport } from './audit';
-import { ReceiptError, verifyReceipt } from './receipt';
+import { type ReceiptClaims, ReceiptError, verifyReceipt } from './receipt';
 
 /** The text of `beckon audit --help`. */
 export const AUDIT_USAGE = `Usage: beckon audit verify [--file audit.jsonl] [--url URL] [--token TOKEN] [--json]
@@ -20,6 +20,12 @@ const stdio: Io = {
 
 /** Exit code of a chain that does not hold (distinct from an error reaching the server). */
 export const EXIT_BROKEN = 6;
+
+/** ", verified by passkey at …" when the receipt says how the person last proved presence. */
+const verifiedBy = (claims: ReceiptClaims) =>
+  claims.amr && claims.auth_time
+    ? `, verified by ${claims.amr.join('+')} at ${new Date(claims.auth_time * 1000).toISOString()}`
+    : '';
 
 /** `beckon audit ...`: the exit code. */
 export async function auditCommand(argv: string[], env: Record<string, string | undefined>, io = stdio) {
@@ -118,7 +124,7 @@ export async function verifyCommand(argv: string[], env: Record<string, string |
         : claims.decided_by.type;
       io.out(
         `receipt ${expired ? 'signature valid but EXPIRED' : 'valid'}: item ${claims.item_id} ${claims.outcome} by ${who} ` +
-          `(${claims.auth_method}${claims.answered_via ? `, via ${claims.answered_via}` : ''}) at ${claims.decided_at}; ` +
+          `(${claims.auth_method}${claims.answered_via ? `, via ${claims.answered_via}` : ''}${verifiedBy(claims)}) at ${claims.decided_at}; ` +
           `action ${claims.action_digest ?? 'none bound'}; key ${kid}\n`,
       );
     }

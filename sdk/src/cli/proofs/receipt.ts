@@ -14,6 +14,10 @@ export type ReceiptClaims = {
   decided_by: { type: string; id: string | null };
   answered_via: string | null;
   auth_method: string;
+  /** How the person last proved presence (passkey, magic_link, …), or the credential's kind. */
+  amr?: string[];
+  /** When they did (seconds since the epoch); null for credentials other than a session. */
+  auth_time?: number | null;
   decided_at: string;
 };
 

@@ -5,6 +5,7 @@ import type {
   SessionGrant,
 } from '@beckon/contracts/accounts/account.contract';
 import type { Identity } from '../../auth/identity';
+import { sessionVerification } from '../../auth/verification';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -100,7 +101,15 @@ export async function switchOrg(
     const member =
       await tx`select 1 from memberships where org_id = ${orgId} and user_id = ${identity.userId}`;
     if (member.length === 0) throw AppError.notFound();
-    const grant = await createSession(tx, { userId: identity.userId, orgId, origin: 'switch_org', now });
+    // The new session is as fresh as the sign-in it comes from, not a verification of its own.
+    const verified = (await sessionVerification(tx, identity)) ?? { method: 'switch_org', at: new Date(0) };
+    const grant = await createSession(tx, {
+      userId: identity.userId,
+      orgId,
+      origin: 'switch_org',
+      now,
+      verified,
+    });
     await recordAudit(tx, {
       orgId,
       action: 'auth.switch_org',

@@ -12,7 +12,7 @@ const channelView = (row: ChannelRow): ChannelView => ({ ...row, created_at: row
 
 export async function listChannels(deps: Deps, identity: Identity): Promise<ChannelView[]> {
   const rows = await deps.sql<ChannelRow[]>`
-    select id, name, mode, description, escalation, created_at from channels
+    select id, name, mode, description, escalation, require_reauth, created_at from channels
      where org_id = ${identity.orgId} order by name collate "C"`;
   return rows.map(channelView);
 }
@@ -26,10 +26,11 @@ export async function createChannel(
   try {
     const row = await deps.sql.begin(async (tx) => {
       const [inserted] = await tx<ChannelRow[]>`
-        insert into channels (id, org_id, name, mode, description, escalation)
+        insert into channels (id, org_id, name, mode, description, escalation, require_reauth)
         values (${uuidv7()}, ${identity.orgId}, ${input.name}, ${input.mode}, ${input.description ?? ''},
-                ${tx.json((input.escalation ?? []) as never)})
-        returning id, name, mode, description, escalation, created_at`;
+                ${tx.json((input.escalation ?? []) as never)},
+                ${input.require_reauth ? tx.json(input.require_reauth) : null})
+        returning id, name, mode, description, escalation, require_reauth, created_at`;
       const row = inserted as ChannelRow;
       await recordOrgChange(tx, identity, 'channel.create', { channel_id: row.id, name: row.name });
       return row;

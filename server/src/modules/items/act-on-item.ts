@@ -4,9 +4,11 @@ import type { Queryable } from '@beckon/db';
 import type { answerChannels } from '@beckon/db/schema';
 import type { Actor, Identity } from '../../auth/identity';
 import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
+import { freshVerification, sessionVerification, type Verification } from '../../auth/verification';
 import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { itemPageUrl } from '../../mail/item-mail';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
 import { scheduleEscalation } from './escalation';
@@ -156,6 +158,13 @@ export async function actOnItem(
     }
     if (changesNothing(current, input.action)) return current;
     let change: ActionInput | Answer = input;
+    // A risky decision rests on the person's fresh verification (verification.ts): any other
+    // credential, and a session not verified recently enough, is refused before anything is checked.
+    let verified: Verification | null = null;
+    if (input.action === 'answer' && current.require_reauth && !input.byPolicy) {
+      const context = { now: deps.clock(), itemUrl: itemPageUrl(deps.env, id) };
+      verified = await freshVerification(tx, identity, current.require_reauth, context);
+    }
     if (input.action === 'answer') {
       if (!current.form)
         throw AppError.conflict('no_form', 'item has no form to answer', { status: current.status });
@@ -172,7 +181,12 @@ export async function actOnItem(
     // A decision (an answer, the policy's answer or dismissal, a dismissal) carries its signed
     // receipt, written in this transaction: no receipt, no decision.
     if (row.status !== current.status && DECISIONS.has(row.status)) {
-      row.receipt = await issueReceipt(tx, deps.env, row, { actor, method: authMethod(identity, actor) });
+      verified ??= identity && actor.type === 'user' ? await sessionVerification(tx, identity) : null;
+      row.receipt = await issueReceipt(tx, deps.env, row, {
+        actor,
+        method: authMethod(identity, actor),
+        verified,
+      });
       await tx`update items set receipt = ${row.receipt} where id = ${id}`;
     }
     const data = {

@@ -1,10 +1,12 @@
 import { can } from '@beckon/contracts/permissions';
 import type { PushAnswerInput, PushAnswerView } from '@beckon/contracts/push/push.contract';
 import { memberIdentity } from '../../auth/member-identity';
+import { reauthRequired } from '../../auth/verification';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { itemPageUrl } from '../../mail/item-mail';
 import { isExpired, type LinkClaim, verifyLink } from '../../mail/links';
-import { mailChoices } from '../../mail/mail-choices';
+import { inPlaceChoices } from '../../mail/mail-choices';
 import { actOnItem } from './act-on-item';
 import { findItem } from './item-queries';
 
@@ -23,7 +25,9 @@ export async function answerFromPush(deps: Deps, input: PushAnswerInput): Promis
   if (isExpired(claim, deps.clock()))
     throw AppError.gone('notification_expired', 'this notification can no longer answer');
   const item = await findItem(deps.sql, { orgId: claim.o }, claim.i);
-  const choice = mailChoices(item.form)?.[input.choice];
+  // A decision that needs a fresh verification is answered on its page, not from a notification.
+  if (item.require_reauth) throw reauthRequired(item.require_reauth, itemPageUrl(deps.env, item.id));
+  const choice = inPlaceChoices(item)?.[input.choice];
   if (!choice) throw AppError.invalid({ choice: 'not one of the notification’s actions' });
   const identity = await memberIdentity(deps.sql, { orgId: claim.o, userId: claim.u }, 'push_link', claim.n);
   if (!identity || !can(identity.permissions, 'items.write')) {

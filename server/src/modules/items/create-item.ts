@@ -97,6 +97,8 @@ export async function createItem(
     form: input.form ?? null,
     ...boundAction(action),
     receipt: null,
+    // The request's or its template's, else the channel's.
+    require_reauth: input.require_reauth ?? channel?.require_reauth ?? null,
     metadata: input.metadata,
     callback_url: input.callback_url ?? null,
     trace_context: input.callback_url && trace ? trace : null,
@@ -151,14 +153,15 @@ export async function createItem(
     with item as (
       insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, action,
                          action_digest, metadata, callback_url, deadline_at, created_by_type, created_by_id, agent_id,
-                         created_at, updated_at, on_timeout, approvals, assignees, assignee_keys, escalation, trace_context)
+                         created_at, updated_at, on_timeout, approvals, assignees, assignee_keys, escalation, trace_context,
+                         require_reauth)
       values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
               ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${json(row.action)},
               ${row.action_digest}, ${sql.json(row.metadata as never)},
               ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
               ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
               ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)},
-              ${json(row.trace_context)})
+              ${json(row.trace_context)}, ${json(row.require_reauth)})
     ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
     select ${namesOfIds(sql, row.org_id, referencedIds(row))} as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
       ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}`.catch(

@@ -1,4 +1,5 @@
 import type { Escalation } from '@beckon/contracts/assignment/assignment.contract';
+import type { RequireReauth } from '@beckon/contracts/items/reauth.contract';
 import type { Queryable } from '@beckon/db';
 import { AppError } from '../../errors';
 import { expiryJob } from './item-changes';
@@ -17,11 +18,13 @@ export async function channelName(sql: Queryable, orgId: string, channelId: stri
   return (await channelOf(sql, orgId, channelId))?.name ?? null;
 }
 
-/** An item's channel: its name and the escalation policy of its items (one query); a foreign id is a 400. */
+/** An item's channel: its name and the defaults of its items (escalation, require_reauth; one query); a foreign id is a 400. */
 export async function channelOf(sql: Queryable, orgId: string, channelId: string | null | undefined) {
   if (!channelId) return null;
-  const [channel] = await sql<{ name: string; escalation: Escalation }[]>`
-    select name, escalation from channels where id = ${channelId} and org_id = ${orgId}`;
+  const [channel] = await sql<
+    { name: string; escalation: Escalation; require_reauth: RequireReauth | null }[]
+  >`
+    select name, escalation, require_reauth from channels where id = ${channelId} and org_id = ${orgId}`;
   if (!channel) throw AppError.invalid({ channel_id: 'unknown channel' });
   return channel;
 }

@@ -60,6 +60,7 @@ export function itemView(row: ItemRow): ItemView {
         ? { ...row.action, policy_version: row.action.policy_version ?? null, digest: row.action_digest }
         : null,
     receipt: row.receipt,
+    require_reauth: row.require_reauth,
     metadata: row.metadata,
     callback_url: row.callback_url,
     deadline_at: iso(row.deadline_at),

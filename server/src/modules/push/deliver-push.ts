@@ -2,7 +2,7 @@ import type { Form } from '@beckon/contracts/items/form.contract';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
-import { mailChoices } from '../../mail/mail-choices';
+import { inPlaceChoices } from '../../mail/mail-choices';
 import { mobilePushAdapter, webPushAdapter } from './adapters';
 import type { PushOutcome } from './bounded-request';
 import type { PushPayload } from './push-entries';
@@ -23,17 +23,18 @@ type Entry = {
   token: string;
   payload: PushPayload;
   form: Form | null;
+  require_reauth: unknown;
   open: boolean;
   deadline_at: Date | null;
 };
 
 /**
- * The payload as sent to one person: an open item whose form a notification can answer gets its
- * choices as actions and a token signed for that person (push-token.ts).
+ * The payload as sent to one person: an open item whose form a notification can answer (and
+ * that needs no fresh verification) gets its choices as actions and a token signed for that person (push-token.ts).
  */
 async function personalPayload(deps: Deps, entry: Entry): Promise<PushPayload> {
   const payload = { ...entry.payload, url: new URL(entry.payload.url, deps.env.APP_URL).href };
-  const choices = entry.open && !payload.closed ? mailChoices(entry.form) : null;
+  const choices = entry.open && !payload.closed ? inPlaceChoices(entry) : null;
   if (!choices) return payload;
   return {
     ...payload,
@@ -80,7 +81,7 @@ export function deliverPushTask(deps: Deps) {
       select q.id, q.org_id, q.user_id, q.item_id, q.attempts,
              (q.delivered_at is not null or q.permanently_failed) as done,
              q.device_id, d.platform, d.device_token as token, q.payload,
-             i.form, coalesce(i.status = 'open', false) as open, i.deadline_at
+             i.form, i.require_reauth, coalesce(i.status = 'open', false) as open, i.deadline_at
         from push_queue q join devices d on d.id = q.device_id
         left join items i on i.id = q.item_id and i.org_id = q.org_id
        where q.id = ${job.entry_id}`;

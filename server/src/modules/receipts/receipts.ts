@@ -3,6 +3,7 @@ import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Actor, Identity } from '../../auth/identity';
+import type { Verification } from '../../auth/verification';
 import type { Env } from '../../env';
 import { activeReceiptKey } from './receipt-keys';
 
@@ -32,7 +33,8 @@ export function authMethod(identity: Identity | null, actor: Actor): string {
 /**
  * The receipt of a decision: a compact JWS (EdDSA, the organization's active key) over the item,
  * the digest of the action it decides, the outcome and the digest of the response, who decided,
- * where and how they signed in, when, and until when it stands. Verifiable with any JOSE library
+ * where and how they signed in (and when they last proved presence: amr, auth_time), when, and
+ * until when it stands. Verifiable with any JOSE library
  * and the organization's keys (GET /.well-known/jwks.json?org_id=...). Throws when it cannot be
  * made: the caller's transaction then records no decision (fail closed).
  */
@@ -40,7 +42,7 @@ export async function issueReceipt(
   sql: Queryable,
   env: Env,
   row: DecidedItem,
-  decider: { actor: Actor; method: string },
+  decider: { actor: Actor; method: string; verified?: Verification | null },
 ): Promise<string> {
   const iat = Math.floor(Date.now() / 1000);
   const claims = {
@@ -59,6 +61,10 @@ export async function issueReceipt(
     decided_by: decider.actor,
     answered_via: row.answered_via,
     auth_method: decider.method,
+    // How and when the person last proved presence (OIDC's amr and auth_time): the sign-in, or
+    // the passkey of a step-up; for other credentials their kind and no time.
+    amr: [decider.verified?.method ?? decider.method],
+    auth_time: decider.verified ? Math.floor(decider.verified.at.getTime() / 1000) : null,
     decided_at: (row.answered_at ?? new Date()).toISOString(),
   };
   return signWithOrgKey(sql, env, row.org_id, RECEIPT_TYPE, claims);

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { enqueueJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
+import { itemPageUrl } from '../../mail/item-mail';
 import { findItem } from '../items/item-queries';
 import { itemView } from '../items/item-view';
 import { orgBot } from './connection.service';
@@ -96,8 +97,6 @@ async function loadItem(deps: Deps, orgId: string, itemId: string) {
   return row ? itemView(row) : null;
 }
 
-const pageUrl = (deps: Deps, itemId: string) => `${deps.env.APP_URL}/items/${itemId}`;
-
 /**
  * `slack_post_item`: posts a new item to one routed Slack channel and remembers the message, so
  * later changes update it. Safe to run twice (a message already posted there is not posted again).
@@ -120,7 +119,7 @@ export function postItemTask(deps: Deps) {
       event: 'item.created',
       attempt: helpers.job.attempts,
     };
-    const message = itemMessage(item, pageUrl(deps, item.id), await decision(deps, item));
+    const message = itemMessage(item, itemPageUrl(deps.env, item.id), await decision(deps, item));
     const answer = await attempt(deps, bot.client, 'chat.postMessage', call, () =>
       bot.client.chat.postMessage({ channel: job.slack_channel_id, ...message }),
     );
@@ -156,7 +155,7 @@ export function updateItemTask(deps: Deps) {
     if (!bot || !item) return;
     const messages = await deps.sql<{ slack_channel_id: string; ts: string }[]>`
       select slack_channel_id, ts from slack_messages where item_id = ${item.id} and org_id = ${job.org_id}`;
-    const message = itemMessage(item, pageUrl(deps, item.id), await decision(deps, item));
+    const message = itemMessage(item, itemPageUrl(deps.env, item.id), await decision(deps, item));
     const call = {
       orgId: job.org_id,
       itemId: item.id,

@@ -2,8 +2,10 @@ import { can } from '@beckon/contracts/permissions';
 import type { WebClient } from '@slack/web-api';
 import type { Identity } from '../../auth/identity';
 import { memberIdentity } from '../../auth/member-identity';
+import { reauthRequired } from '../../auth/verification';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import { itemPageUrl } from '../../mail/item-mail';
 import { actOnItem } from '../items/act-on-item';
 import { getItem } from '../items/read-items';
 import { orgBot } from './connection.service';
@@ -103,6 +105,8 @@ async function personFor(deps: Deps, acting: Acting): Promise<Identity | null> {
 /** Why an action was refused, in words for the person (null: not a refusal of ours). */
 function refusal(error: unknown): string | null {
   if (!(error instanceof AppError)) return null;
+  if (error.body.code === 'reauth_required')
+    return `This decision must be confirmed in Beckon, with your passkey or a fresh sign-in: ${String(error.body.item_url)}`;
   // Still open: an item collecting approvals refused this person (already answered: 409; its
   // creator: 403), in the operation's own words.
   if ((error.status === 409 && error.body.status === 'open') || error.status === 403)
@@ -176,6 +180,7 @@ async function blockAction(deps: Deps, config: SlackConfig, payload: Interaction
       const item = await getItem(deps, identity, itemId);
       if (item.status !== 'open')
         throw AppError.conflict('invalid_status', 'not open', { status: item.status });
+      if (item.require_reauth) throw reauthRequired(item.require_reauth, itemPageUrl(deps.env, item.id));
       await acting.client.views.open({ trigger_id: triggerId, view: formModal(item) });
     });
   }

@@ -128,7 +128,8 @@ export function answerSummary(item: ItemView): string {
 
 /**
  * The Block Kit message of an item: its title and text, then what can be done while it is open
- * (the form's buttons, "Answer…" for a richer form, "Acknowledge" without a form), or who
+ * (the form's buttons, "Answer…" for a richer form, "Acknowledge" without a form, only a link
+ * for a decision that needs a fresh verification), or who
  * decided once it is not (no buttons: nobody answers twice).
  */
 export function itemMessage(item: ItemView, pageUrl: string, decision: Decision | null) {
@@ -146,7 +147,11 @@ export function itemMessage(item: ItemView, pageUrl: string, decision: Decision 
   if (decision && (!open || item.acked_at)) {
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: decisionLine(item, decision) }] });
   }
-  if (open && item.form) {
+  if (open && item.form && item.require_reauth) {
+    // A decision that needs a fresh verification is answered on its page only.
+    const answerThere: Button = { ...link, text: plain('Answer in Beckon'), style: 'primary' };
+    blocks.push({ type: 'actions', block_id: `beckon:${item.id}`, elements: [answerThere] });
+  } else if (open && item.form) {
     const buttons = simpleFormButtons(item) ?? [
       { type: 'button', text: plain('Answer…'), action_id: ACTIONS.open, value: item.id, style: 'primary' },
     ];

@@ -7,6 +7,7 @@ import { ErrorNotice, Notice } from '../../components/notice';
 import { errorBody } from '../../lib/errors';
 import { Link } from '../../lib/router';
 import { authTrpc } from '../../lib/trpc';
+import { passkeysSupported, signInWithPasskey } from '../passkeys/passkey-ceremonies';
 import { AuthLayout } from './auth-layout';
 import { providerSignInUrl, rememberEmailSignIn } from './pending-sign-in';
 import { startSession } from './sign-in';
@@ -111,6 +112,23 @@ function DevLoginForm() {
   );
 }
 
+/** Any passkey of this site the device holds signs in at once (the account is the passkey's). */
+function PasskeySignIn() {
+  const signIn = useMutation({
+    mutationFn: signInWithPasskey,
+    onSuccess: (grant) => startSession(grant.token),
+  });
+  if (!passkeysSupported()) return null;
+  return (
+    <div className="space-y-2">
+      <Button className="w-full" onClick={() => signIn.mutate()} disabled={signIn.isPending}>
+        {signIn.isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+      </Button>
+      {signIn.error ? <ErrorNotice error={signIn.error} /> : null}
+    </div>
+  );
+}
+
 export function LoginPage() {
   // GET /auth/config; an older server without it simply shows the magic link.
   const options = useQuery({ ...authTrpc.accounts.signInOptions.queryOptions(), retry: false });
@@ -118,6 +136,7 @@ export function LoginPage() {
   return (
     <AuthLayout title="Sign in">
       <MagicLinkForm />
+      <PasskeySignIn />
       {providers.length > 0 && (
         <div className="space-y-2">
           <p className="text-center text-xs text-gray-700">or continue with</p>

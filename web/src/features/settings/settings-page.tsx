@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Loading } from '../../components/notice';
 import { Link } from '../../lib/router';
 import { authTrpc } from '../../lib/trpc';
+import { PasskeysPanel } from '../passkeys/passkeys-panel';
 import { BillingPanel } from './billing-panel';
 import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
@@ -11,9 +12,10 @@ import { NotificationsPanel } from './notifications-panel';
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
-/** The settings sections, each shown to those who hold its permission (notifications: everyone). */
+/** The settings sections, each shown to those who hold its permission (notifications, passkeys: everyone). */
 const SECTIONS = [
   { id: 'notifications', label: 'Notifications', permission: null },
+  { id: 'passkeys', label: 'Passkeys', permission: null },
   { id: 'members', label: 'Members', permission: 'users.invite' },
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
@@ -23,6 +25,7 @@ type SettingsSection = (typeof SECTIONS)[number]['id'];
 
 const panels: Record<SettingsSection, () => ReactNode> = {
   notifications: () => <NotificationsPanel />,
+  passkeys: () => <PasskeysPanel />,
   members: () => <MembersPanel />,
   webhooks: () => (
     <Suspense fallback={<Loading />}>

@@ -4,6 +4,7 @@ import { Button } from '../../../components/button';
 import { errorBody } from '../../../lib/errors';
 import { asSentence } from '../../../lib/field-messages';
 import { appClient, type Form, type Item } from '../../../lib/trpc';
+import { StepUpNotice, withStepUp } from '../../passkeys/step-up';
 import { applyItem } from '../item-cache';
 import { FieldInput } from './field-inputs';
 
@@ -47,7 +48,9 @@ export function AnswerForm({ item, form }: { item: Item; form: Form }) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Values>(() => initialValues(form));
   const mutation = useMutation({
-    mutationFn: (answer: Values) => appClient.items.answer.mutate({ id: item.id, values: answer }),
+    // A risky decision asks for the passkey when the server wants a fresh verification.
+    mutationFn: (answer: Values) =>
+      withStepUp(item, () => appClient.items.answer.mutate({ id: item.id, values: answer })),
     onSuccess: (answered) => applyItem(queryClient, answered),
   });
   const body = errorBody(mutation.error);
@@ -85,6 +88,7 @@ export function AnswerForm({ item, form }: { item: Item; form: Form }) {
           )}
         </div>
       )}
+      <StepUpNotice item={item} />
       <Button type="submit" variant="primary" disabled={mutation.isPending}>
         {mutation.isPending ? 'Sending…' : 'Submit answer'}
       </Button>
