@@ -130,7 +130,7 @@ export async function startHaCluster(nodeCount = 2): Promise<HaCluster> {
 
   try {
     const {
-      ports: [etcdPort],
+      ports: [etcdPort = 0],
     } = await startOnFreePorts(
       'etcd',
       2,
@@ -195,7 +195,7 @@ export async function startHaCluster(nodeCount = 2): Promise<HaCluster> {
 
     const configFile = path.join(dir, 'haproxy.cfg');
     const {
-      ports: [proxyPort],
+      ports: [proxyPort = 0],
     } = await startOnFreePorts(
       'haproxy',
       1,
