@@ -22,6 +22,14 @@ export type DbOptions = {
  */
 export const reconnectBackoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 
+/**
+ * Settings of every session Beckon opens. JIT compilation off: Beckon's queries are short, and a
+ * stock PostgreSQL built with LLVM (Debian's, most distributions') compiled the item queries
+ * whenever their estimated cost passed `jit_above_cost` (a database without statistics yet),
+ * which cost seconds of CPU per query on a small machine: a dismissal took ten seconds.
+ */
+export const SESSION_SETTINGS = { jit: 'off' } as const;
+
 /** A postgres.js pool for hand-written queries (what the server uses); it connects lazily. */
 export function createSql(url: string, options: DbOptions = {}): Sql {
   return postgres(url, {
@@ -29,7 +37,7 @@ export function createSql(url: string, options: DbOptions = {}): Sql {
     onnotice: () => {},
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     backoff: reconnectBackoff,
-    connection: { application_name: options.applicationName ?? 'beckon' },
+    connection: { ...SESSION_SETTINGS, application_name: options.applicationName ?? 'beckon' },
   });
 }
 
@@ -52,9 +60,72 @@ export function dedicatedConnection(
     max_lifetime: null,
     backoff: reconnectBackoff,
     onnotice: () => {},
-    connection: { application_name: applicationName },
+    connection: { ...SESSION_SETTINGS, application_name: applicationName },
     ...options,
   } as postgres.Options<Record<string, never>>);
+}
+
+export type ListenOptions = {
+  onnotify: (payload: string) => void;
+  /** After each LISTEN that held, the first included; may query `connection`. Throwing retries. */
+  onlisten?: (connection: Sql) => Promise<void> | void;
+  /** The connection closed: notifications are missed until the next `onlisten`. */
+  onclose?: () => void;
+};
+
+/**
+ * LISTEN on a dedicated connection (above) that keeps listening: after every reconnection it
+ * listens again, retried (100 ms doubling to 2 s) until the LISTEN and `onlisten` hold.
+ * postgres.js's own `listen` tries once when its connection comes back and keeps quiet if that
+ * fails on an open session: a standby still finishing its promotion after a failover refuses
+ * LISTEN (25006), and the channel stayed silent for good. Resolves once listening the first time.
+ */
+export async function listenOnDedicatedConnection(
+  url: string,
+  applicationName: string,
+  channel: string,
+  options: ListenOptions,
+): Promise<{ connection: Sql; close: () => Promise<void> }> {
+  let closing = false;
+  let relistening = false;
+  const subscribe = async () => {
+    await connection`listen ${connection(channel)}`;
+    await options.onlisten?.(connection);
+  };
+  // One loop at a time: every failed reconnection closes the connection again (onclose).
+  const relisten = async () => {
+    if (relistening) return;
+    relistening = true;
+    for (let delay = 100; !closing; delay = Math.min(delay * 2, 2000)) {
+      try {
+        await subscribe();
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    relistening = false;
+  };
+  const connection = dedicatedConnection(url, applicationName, {
+    onnotify: (name, payload) => {
+      if (name === channel) options.onnotify(payload);
+    },
+    onclose: () => {
+      options.onclose?.();
+      if (!closing) void relisten();
+    },
+  });
+  const close = async () => {
+    closing = true;
+    await connection.end({ timeout: 1 });
+  };
+  try {
+    await subscribe();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { connection, close };
 }
 
 /**

@@ -102,7 +102,9 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 /**
  * Errors that mean the database cannot be reached (rather than a query that failed): refused or
  * cut connections, postgres.js's own connection errors, SQLSTATE class 08 (connection
- * exception), 57P01–57P03 (shutting down, crashed, starting up) and 53300 (no connection slot).
+ * exception), 57P01–57P03 (shutting down, crashed, starting up), 53300 (no connection slot) and
+ * 25006 (a write refused as read-only: Beckon opens no read-only transaction, so the server is a
+ * standby, reached during a failover before its promotion ended).
  * drizzle and tRPC wrap them, so the causes are followed.
  */
 const UNAVAILABLE_CODES = new Set([
@@ -121,6 +123,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  '25006',
 ]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {

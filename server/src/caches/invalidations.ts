@@ -1,4 +1,4 @@
-import { dedicatedConnection } from '@beckon/db';
+import { listenOnDedicatedConnection } from '@beckon/db';
 
 /** The channel the database triggers notify (migrations 0002, 0005, 0006); the name is historical. */
 export const INVALIDATION_CHANNEL = 'beckon_identity';
@@ -48,42 +48,22 @@ export class Invalidations {
 
   async listen(url: string): Promise<{ close: () => Promise<void> }> {
     let closing = false;
-    let relistening = false;
-    const subscribe = async () => {
-      await connection`listen ${connection(INVALIDATION_CHANNEL)}`;
-      const [{ pid }] = await connection<[{ pid: number }]>`select pg_backend_pid() as pid`;
-      this.acknowledge = (nonce) => {
-        connection`select pg_notify(${ACK_CHANNEL}, ${`${nonce}:${pid}`})`.catch(() => {});
-      };
-      if (!closing) this.setLive(true);
-    };
-    // One loop at a time: every failed attempt closes the connection again (onclose).
-    const relisten = async (): Promise<void> => {
-      if (relistening) return;
-      relistening = true;
-      for (let delay = 100; !closing; delay = Math.min(delay * 2, 2000)) {
-        try {
-          await subscribe();
-          break;
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, delay));
-        }
-      }
-      relistening = false;
-    };
-    const connection = dedicatedConnection(url, LISTENER_NAME, {
-      onnotify: (_channel: string, message: string) => this.handle(message),
-      onclose: () => {
-        this.setLive(false);
-        if (!closing) void relisten();
+    const listening = await listenOnDedicatedConnection(url, LISTENER_NAME, INVALIDATION_CHANNEL, {
+      onnotify: (message) => this.handle(message),
+      onlisten: async (connection) => {
+        const [{ pid }] = await connection<[{ pid: number }]>`select pg_backend_pid() as pid`;
+        this.acknowledge = (nonce) => {
+          connection`select pg_notify(${ACK_CHANNEL}, ${`${nonce}:${pid}`})`.catch(() => {});
+        };
+        if (!closing) this.setLive(true);
       },
+      onclose: () => this.setLive(false),
     });
-    await subscribe();
     return {
       close: async () => {
         closing = true;
         this.setLive(false);
-        await connection.end({ timeout: 1 });
+        await listening.close();
       },
     };
   }

@@ -1,5 +1,4 @@
-import { dedicatedConnection, type Sql } from '@beckon/db';
-import type postgres from 'postgres';
+import { listenOnDedicatedConnection, type Sql } from '@beckon/db';
 
 export const EVENTS_CHANNEL = 'beckon_events';
 
@@ -38,27 +37,25 @@ export class EventHub {
     string,
     { all: Set<Subscriber>; byAgent: Map<string, Set<Subscriber>> }
   >();
-  private connection: postgres.Sql | null = null;
+  private listening: { close: () => Promise<void> } | null = null;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly sql: Sql) {}
 
   async listen(url: string): Promise<void> {
-    this.connection = dedicatedConnection(url, 'beckon-events-listener');
     let listened = false;
-    await this.connection.listen(
-      EVENTS_CHANNEL,
-      (payload) => this.notified(payload),
-      () => {
+    this.listening = await listenOnDedicatedConnection(url, 'beckon-events-listener', EVENTS_CHANNEL, {
+      onnotify: (payload) => this.notified(payload),
+      onlisten: () => {
         if (listened) for (const subscriber of this.everySubscriber()) subscriber.lost();
         listened = true;
       },
-    );
+    });
   }
 
   async close(): Promise<void> {
-    await this.connection?.end({ timeout: 1 });
-    this.connection = null;
+    await this.listening?.close();
+    this.listening = null;
   }
 
   /**

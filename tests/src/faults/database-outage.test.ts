@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Factories, HttpClient, startReceiver } from '../harness';
 import { openEventStream } from '../harness/sse';
+import { callbackItems, duplicateDeliveries, listenerCounts, startItemLoad } from './item-load';
 import {
   eventually,
   type OwnPostgres,
@@ -62,31 +63,11 @@ function webSocketAuth(baseUrl: string, token: string) {
   });
 }
 
-type Call = { path: string; started: number; ms: number; status: number; retryAfter: string | null };
-
 describe('a database outage under load', () => {
   it('answers 503 with Retry-After in bounded time, then everything resumes', async () => {
     const account = await new Factories(client.db).account('owner');
     const api = new HttpClient(resource.url, account.token);
     const receiver = await startReceiver();
-    const calls: Call[] = [];
-    const created: string[] = [];
-    const dismissed: string[] = [];
-    const timed = async <T>(
-      path: string,
-      request: () => Promise<{ status: number; headers: Headers; body: T }>,
-    ) => {
-      const started = Date.now();
-      const response = await request();
-      calls.push({
-        path,
-        started,
-        ms: Date.now() - started,
-        status: response.status,
-        retryAfter: response.headers.get('retry-after'),
-      });
-      return response;
-    };
 
     const stream = await openEventStream(`${resource.url}/mcp/sse`, {
       authorization: `Bearer ${account.token}`,
@@ -94,26 +75,8 @@ describe('a database outage under load', () => {
     expect(stream.status).toBe(200);
 
     // The load: each client creates an item with a callback URL, then dismisses it (a callback).
-    let running = true;
-    const load = Array.from({ length: CLIENTS }, async (_, n) => {
-      for (let i = 0; running; i++) {
-        const item = await timed('POST /api/items', () =>
-          api.post<{ id: string }>('/api/items', {
-            title: `load ${n}.${i}`,
-            callback_url: `${receiver.url}/cb`,
-          }),
-        );
-        if (item.status === 201) {
-          created.push(item.body.id);
-          const dismiss = await timed('POST /api/items/:id/dismiss', () =>
-            api.post(`/api/items/${item.body.id}/dismiss`),
-          );
-          if (dismiss.status === 200) dismissed.push(item.body.id);
-        } else {
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
-    });
+    const load = startItemLoad(api, `${receiver.url}/cb`, CLIENTS);
+    const { calls, created, dismissed, timed } = load;
 
     await eventually(() => created.length >= 20, 20_000);
     const stoppedAt = Date.now();
@@ -128,15 +91,10 @@ describe('a database outage under load', () => {
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     await pg.start();
     const startedAt = Date.now();
-    const recovered = await eventually(
-      () => calls.some((c) => c.started >= startedAt && c.status === 201),
-      30_000,
-    );
-    const recoveredMs =
-      (calls.find((c) => c.started >= startedAt && c.status === 201)?.started ?? 0) - startedAt;
+    const recovered = await eventually(() => load.firstCreatedSince(startedAt) !== undefined, 30_000);
+    const recoveredMs = (load.firstCreatedSince(startedAt)?.started ?? 0) - startedAt;
     await new Promise((r) => setTimeout(r, 1000));
-    running = false;
-    await Promise.all(load);
+    await load.stop();
 
     // During the outage: 503 with Retry-After, within the bound; never a 500.
     expect(during.status).toBe(503);
@@ -171,8 +129,9 @@ describe('a database outage under load', () => {
     expect(stillDismissed.length).toBe(dismissed.length);
 
     // The worker delivers every acknowledged dismissal's callback.
-    const callbackItems = () => new Set(receiver.received.map((r) => JSON.parse(r.body).item_id as string));
-    expect(await eventually(() => dismissed.every((id) => callbackItems().has(id)), 30_000)).toBe(true);
+    expect(
+      await eventually(() => dismissed.every((id) => callbackItems(receiver.received).has(id)), 30_000),
+    ).toBe(true);
 
     // The stream ended when the process re-listened (events may have been missed) and resumes
     // from its Last-Event-ID with every creation acknowledged before, during and after.
@@ -198,13 +157,7 @@ describe('a database outage under load', () => {
     // loaded full run a reconnection racing the database's start has been seen to leave a second
     // connection for each (not reproduced alone): at most two are accepted, and the rows are
     // printed when there are two, to find where the second comes from.
-    const listeners = async () =>
-      (
-        await client.sql<{ application_name: string; n: string }[]>`
-          select application_name, count(*) as n from pg_stat_activity
-           where application_name in ('beckon-identity-listener', 'beckon-events-listener', 'beckon-worker-liveness')
-           group by 1 order by 1`
-      ).map((l) => [l.application_name, Number(l.n)] as const);
+    const listeners = () => listenerCounts(client.sql);
     const settled = async () => (await listeners()).every(([, n]) => n === 1);
     if (!(await eventually(settled, 15_000))) {
       const rows = await client.sql`
@@ -224,7 +177,7 @@ describe('a database outage under load', () => {
       `[faults] database outage ${OUTAGE_MS} ms under ${CLIENTS} clients: ${calls.length} calls, ` +
         `${refused.length} answered 503 (first ${firstRefusalMs} ms after the stop began), slowest call ${slowest} ms, ` +
         `no 500; first success ${recoveredMs} ms after the restart; ${created.length} items acknowledged, ` +
-        `all kept; ${dismissed.length} callbacks delivered, ${receiver.received.length - new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size} duplicates`,
+        `all kept; ${dismissed.length} callbacks delivered, ${duplicateDeliveries(receiver.received)} duplicates`,
     );
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { createDb } from '@beckon/db';
+import { createDb, listenOnDedicatedConnection } from '@beckon/db';
 import { DatabaseWatch } from '@beckon/server/database-watch';
 import { AppError, isDatabaseUnavailable, toAppError, toJsonRpcError } from '@beckon/server/errors';
 import { router } from '@beckon/server/trpc/init';
@@ -71,6 +71,46 @@ describe('an unreachable database', () => {
     const rpc = toJsonRpcError(toAppError(error));
     expect(rpc.data).toEqual({ error: 'database unavailable', code: 'database_unavailable' });
     expect(rpc.message).toBe('database unavailable');
+  });
+
+  it('takes a write refused as read-only (25006: a standby not yet promoted) for an unavailable database', async () => {
+    const refusedWrite = await server.database.sql
+      .begin('read only', (tx) => tx`create temporary table standby_probe (n int)`)
+      .catch((e: unknown) => e);
+    expect((refusedWrite as { code?: string }).code).toBe('25006');
+    expect(isDatabaseUnavailable(refusedWrite)).toBe(true);
+    expect(toAppError(refusedWrite).status).toBe(503);
+  });
+
+  it('a listener keeps listening after a reconnection whose first LISTEN fails', async () => {
+    const received: string[] = [];
+    let listens = 0;
+    const listening = await listenOnDedicatedConnection(
+      server.database.url,
+      'beckon-test-listener',
+      'test_relisten',
+      {
+        onnotify: (payload) => received.push(payload),
+        onlisten: () => {
+          listens++;
+          // The first attempt after the cut fails on an open session, as on a standby (25006).
+          if (listens === 2) throw new Error('refused once');
+        },
+      },
+    );
+    try {
+      await server.database.sql`
+        select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'beckon-test-listener'`;
+      for (const deadline = Date.now() + 10_000; listens < 3 && Date.now() < deadline; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(listens).toBe(3);
+      await server.database.sql`select pg_notify('test_relisten', 'after')`;
+      for (const deadline = Date.now() + 5000; received.length === 0 && Date.now() < deadline; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(received).toEqual(['after']);
+    } finally {
+      await listening.close();
+    }
   });
 
   it('recognises a connection ended by the server (57P01), also wrapped by drizzle', async () => {
