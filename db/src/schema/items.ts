@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts, tsvector } from './columns';
+import { createdAt, id, pgSnapshot, timestamps, ts, tsvector, xid8 } from './columns';
 import { agents } from './credentials';
 import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
@@ -301,6 +301,13 @@ export const events = pgTable(
     agentId: uuid('agent_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
+    /**
+     * The writing transaction and what was in progress when it wrote the event: a stream resumed
+     * after this event also gets the events numbered before it that committed after it
+     * (server/src/realtime/event-hub.ts). Null on events written before these columns.
+     */
+    txId: xid8('tx_id').default(sql`pg_current_xact_id()`),
+    txSnapshot: pgSnapshot('tx_snapshot').default(sql`pg_current_snapshot()`),
   },
   (t) => [index('events_org_seq_idx').on(t.orgId, t.seq), index('events_created_idx').on(t.createdAt)],
 );

@@ -27,6 +27,13 @@ const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, 
  * that connection was down are lost: when it listens again, every subscriber is told (`lost`), so
  * streams end and their clients resume from the database.
  */
+/**
+ * How far back (in event numbers, shared by all organizations) a resumed stream looks for events
+ * that committed after the one it resumes from: far more than the events written while one of
+ * Beckon's transactions runs.
+ */
+const LATE_COMMIT_WINDOW = 100_000;
+
 export class EventHub {
   /**
    * By organization: who follows all of its events, and who follows one agent's only (indexed,
@@ -127,12 +134,29 @@ export class EventHub {
     return all;
   }
 
-  /** Events of an organization after the one with id `afterId` (by sequence), oldest first. */
+  /**
+   * Events of an organization after the one with id `afterId`, oldest first: those numbered after
+   * it, and those numbered before it whose transaction was still in progress when it was written.
+   * Numbers are drawn when an event is written, not when it commits, so an event numbered 100 may
+   * commit after 101 has been streamed: resuming from 101 by number alone would skip it. The
+   * second kind may repeat an event the client already has (one that committed first): resuming
+   * is at least once, never with a gap.
+   */
   async eventsAfter(orgId: string, afterId: string, limit: number): Promise<StreamEvent[] | null> {
-    const [anchor] = await this.sql<{ seq: string }[]>`
-      select seq from events where id = ${afterId} and org_id = ${orgId}`;
+    const [anchor] = await this.sql<{ seq: string; tx_snapshot: string | null }[]>`
+      select seq, tx_snapshot from events where id = ${afterId} and org_id = ${orgId}`;
     if (!anchor) return null;
-    return this.eventsAfterSeq(orgId, Number(anchor.seq), limit);
+    const seq = Number(anchor.seq);
+    if (!anchor.tx_snapshot) return this.eventsAfterSeq(orgId, seq, limit);
+    // Late commits were written while the anchor's transaction ran: numbered shortly before it.
+    return this.sql.unsafe<StreamEvent[]>(
+      `select ${EVENT_COLUMNS} from events
+        where org_id = $1
+          and (seq > $2 or (seq < $2 and seq > $2 - ${LATE_COMMIT_WINDOW} and tx_id is not null
+                            and not pg_visible_in_snapshot(tx_id, $4::pg_snapshot)))
+        order by seq limit $3`,
+      [orgId, seq, limit, anchor.tx_snapshot],
+    );
   }
 
   /**

@@ -114,3 +114,31 @@ describe('GET /mcp/sse resumed from far behind', () => {
     expect(replayed.length).toBeLessThanOrEqual(MAX);
   });
 });
+
+describe('GET /mcp/sse resumed after an event that committed before an earlier-numbered one', () => {
+  it('replays the later commit too, and nothing that committed before it', async () => {
+    const account = await f.account('owner');
+    const [before] = await writeEvents(account.org.id, 1);
+    // `late` takes its number first but commits last: a stream that saw `early` and `anchor` and
+    // then resumed by number alone would never get it.
+    let commitLate: () => void = () => {};
+    const lateCommitted = server.database.sql.begin(async (tx) => {
+      await tx`insert into events (id, org_id, type, data)
+               values (gen_random_uuid(), ${account.org.id}, 'item.updated', '{"item":{"late":true}}')`;
+      await new Promise<void>((resolve) => {
+        commitLate = resolve;
+      });
+    });
+    await new Promise((r) => setTimeout(r, 200)); // the insert above has run
+    const [anchor] = await writeEvents(account.org.id, 1);
+    commitLate();
+    await lateCommitted;
+    const s = await stream(account.token, anchor!);
+    await s.until((events) => events.length >= 1, 10_000);
+    const after = await writeEvents(account.org.id, 1, { notify: true });
+    await s.until((events) => events.some((e) => e.id === after[0]), 10_000);
+    expect(s.events.map((e) => e.data.includes('"late":true'))).toEqual([true, false]);
+    expect(s.events[1]!.id).toBe(after[0]);
+    expect(s.events.map((e) => e.id)).not.toContain(before);
+  });
+});
