@@ -1,10 +1,9 @@
 import type { JobHelpers } from 'graphile-worker';
-import { uuidv7 } from 'uuidv7';
 import type { Deps } from '../../deps';
-import { enqueueJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf, loadItem } from '../chat/decision';
+import { recordPostedMessage } from '../chat/posted-message';
 import { type CallFailure, type CallRef, recordedCall } from '../chat/recorded-call';
 import { orgApp } from './connection.service';
 import { DiscordApiError, type DiscordClient } from './discord-rest';
@@ -78,22 +77,16 @@ export function postItemTask(deps: Deps) {
       classify,
     );
     if (!sent) return;
-    // Under the item's row lock, which every change of an item holds until it commits: a change
-    // committed before this reads the new row here (and is applied by an edit), one committed
-    // after finds the message (and queues its own edit).
-    await deps.sql.begin(async (tx) => {
-      const [row] = await tx<{ changed: boolean }[]>`
-        select date_trunc('milliseconds', updated_at) <> ${new Date(item.updated_at)} as changed
-          from items where id = ${item.id} for share`;
-      await tx`
+    await recordPostedMessage(
+      deps,
+      item,
+      job.org_id,
+      'discord_update_item',
+      (tx) => tx`
         insert into discord_messages (item_id, org_id, discord_channel_id, message_id)
         values (${item.id}, ${job.org_id}, ${channelId}, ${sent.id})
-        on conflict do nothing`;
-      if (row?.changed) {
-        const update = { item_id: item.id, org_id: job.org_id, event: 'item.updated', delivery_id: uuidv7() };
-        await enqueueJob(tx, 'discord_update_item', update, { key: `discord_update_item:${item.id}` });
-      }
-    });
+        on conflict do nothing`,
+    );
   };
 }
 

@@ -2,10 +2,10 @@ import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
 import type { Deps } from '../../deps';
-import { enqueueJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf as decision, loadItem } from '../chat/decision';
+import { recordPostedMessage } from '../chat/posted-message';
 import { orgBot } from './connection.service';
 import { itemMessage } from './message-blocks';
 
@@ -97,22 +97,16 @@ export function postItemTask(deps: Deps) {
     const ts = answer?.ts;
     if (!ts) return;
     const channel = answer?.channel ?? job.slack_channel_id;
-    // Under the item's row lock, which every change of an item holds until it commits: a change
-    // committed before this reads the new row here (and is applied by an update), one committed
-    // after finds the message (and queues its own update).
-    await deps.sql.begin(async (tx) => {
-      const [row] = await tx<{ changed: boolean }[]>`
-        select date_trunc('milliseconds', updated_at) <> ${new Date(item.updated_at)} as changed
-          from items where id = ${item.id} for share`;
-      await tx`
+    await recordPostedMessage(
+      deps,
+      item,
+      job.org_id,
+      'slack_update_item',
+      (tx) => tx`
         insert into slack_messages (item_id, org_id, slack_channel_id, ts)
         values (${item.id}, ${job.org_id}, ${channel}, ${ts})
-        on conflict do nothing`;
-      if (row?.changed) {
-        const update = { item_id: item.id, org_id: job.org_id, event: 'item.updated', delivery_id: uuidv7() };
-        await enqueueJob(tx, 'slack_update_item', update, { key: `slack_update_item:${item.id}` });
-      }
-    });
+        on conflict do nothing`,
+    );
   };
 }
 
