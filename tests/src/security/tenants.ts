@@ -239,8 +239,12 @@ export async function snapshot(sql: Sql, orgId: string): Promise<Record<string, 
     `'team_members', ${rows('team_members t where t.team_id in (select id from teams where org_id = $1)')}`,
     `'users', ${rows('users t where t.id in (select user_id from memberships where org_id = $1)')}`,
   ];
+  // A function takes at most 100 arguments: the pairs go in groups of 40, joined as jsonb.
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += 40)
+    groups.push(`jsonb_build_object(${parts.slice(i, i + 40).join(', ')})`);
   const [row] = await sql.unsafe<{ data: Record<string, unknown> }[]>(
-    `select json_build_object(${parts.join(', ')}) as data`,
+    `select ${groups.join(' || ')} as data`,
     [orgId],
   );
   return row!.data;

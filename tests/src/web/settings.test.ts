@@ -124,7 +124,7 @@ describe('settings in the dashboard', () => {
     await page.getByText('The plan changes as soon as the payment is confirmed').waitFor();
   }, 60_000);
 
-  it('shows a member only their own notifications', async () => {
+  it('shows a member only their own settings', async () => {
     const team = await f.team(server.resource);
     const member = await team.join('member');
     const context = await dashboard.context({ width: 375, height: 812, token: member.token });
@@ -135,7 +135,8 @@ describe('settings in the dashboard', () => {
       .getByRole('navigation', { name: 'Settings' })
       .getByRole('link')
       .allTextContents();
-    expect(sections).toEqual(['Notifications']);
+    // Their notifications, passkeys and phone, and the links of their own chat accounts.
+    expect(sections).toEqual(['Notifications', 'Passkeys', 'Phone', 'Telegram', 'Discord']);
   }, 60_000);
 
   it("shows this browser's pushes through the service worker", async () => {
