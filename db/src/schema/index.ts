@@ -3,6 +3,7 @@ export * from './chat';
 export * from './credentials';
 export * from './discord';
 export * from './email';
+export * from './events';
 export * from './gates';
 export * from './hooks';
 export * from './items';

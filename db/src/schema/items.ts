@@ -2,7 +2,6 @@ import { actorTypes, answerChannels, itemLevels, itemStatuses } from '@beckon/co
 import { type SQL, sql } from 'drizzle-orm';
 import {
   bigint,
-  bigserial,
   boolean,
   check,
   index,
@@ -13,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, pgSnapshot, timestamps, ts, tsvector, xid8 } from './columns';
+import { createdAt, id, timestamps, ts, tsvector } from './columns';
 import { agents } from './credentials';
 import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
@@ -282,32 +281,4 @@ export const templates = pgTable(
     ...timestamps(),
   },
   (t) => [uniqueIndex('templates_org_name_key').on(t.orgId, t.name)],
-);
-
-/**
- * Ordered log of item events for the real-time streams: a resumable stream reads
- * everything after a `Last-Event-ID` from here.
- */
-export const events = pgTable(
-  'events',
-  {
-    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    id: uuid('id').notNull().unique(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    type: text('type').notNull(),
-    itemId: uuid('item_id'),
-    agentId: uuid('agent_id'),
-    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
-    createdAt: createdAt(),
-    /**
-     * The writing transaction and what was in progress when it wrote the event: a stream resumed
-     * after this event also gets the events numbered before it that committed after it
-     * (server/src/realtime/event-hub.ts). Null on events written before these columns.
-     */
-    txId: xid8('tx_id').default(sql`pg_current_xact_id()`),
-    txSnapshot: pgSnapshot('tx_snapshot').default(sql`pg_current_snapshot()`),
-  },
-  (t) => [index('events_org_seq_idx').on(t.orgId, t.seq), index('events_created_idx').on(t.createdAt)],
 );

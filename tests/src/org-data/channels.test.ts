@@ -33,6 +33,7 @@ describe('channels', () => {
       mode: 'open',
       description: 'Operations',
       escalation: [],
+      escalation_policy_id: null,
       require_reauth: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
