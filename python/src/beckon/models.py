@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, Required, Self, TypedDict
 Level = Literal["info", "warning", "error", "success"]
 Status = Literal["open", "answered", "dismissed", "archived", "expired", "withdrawn"]
 ActorType = Literal["user", "agent", "system", "policy"]
-AnsweredVia = Literal["email", "slack", "push", "mcp"]
+AnsweredVia = Literal["email", "slack", "push", "mcp", "telegram", "discord", "sms", "whatsapp"]
 
 
 class SelectOption(TypedDict):
@@ -98,6 +98,12 @@ class RequireReauth(TypedDict, total=False):
     within_minutes: int
 
 
+class RepeatUntilAck(TypedDict):
+    """Notify the current target again every ``every_minutes`` until someone acknowledges."""
+
+    every_minutes: int
+
+
 class ItemFields(TypedDict, total=False):
     """Optional fields of a new item; ``title``, and a question's ``form``, are passed apart."""
 
@@ -117,6 +123,8 @@ class ItemFields(TypedDict, total=False):
     template: str
     action: ItemActionInput
     require_reauth: RequireReauth
+    repeat_until_ack: RepeatUntilAck
+    escalation_policy_id: str
 
 
 class ListFilters(TypedDict, total=False):
@@ -233,6 +241,9 @@ class Item(Model):
     answered_by: Actor | None
     answered_via: AnsweredVia | None
     acked_at: str | None
+    acked_by: Actor | None
+    repeat_until_ack: RepeatUntilAck | None
+    escalation_policy_id: str | None
     snoozed_until: str | None
     pinned: bool
     archived_at: str | None

@@ -30,7 +30,7 @@ describe('data retention in the dashboard', () => {
     await page.getByLabel('Comments: days').fill('60');
     await page.getByLabel('Audit log: days').fill('45');
     await page.getByRole('button', { name: 'Save periods' }).click();
-    await page.getByText('at most 30').waitFor();
+    await page.getByText('Audit log: days must be at most 30').waitFor();
     await page.getByLabel('Audit log: days').fill('14');
     await page.getByRole('button', { name: 'Save periods' }).click();
     await page.getByRole('status').getByText('Saved').waitFor();
