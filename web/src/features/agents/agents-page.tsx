@@ -283,7 +283,7 @@ export function AgentsPage() {
         <h2 id="grants-heading" className="text-lg font-semibold text-gray-900">
           Gate grants
         </h2>
-        <GrantList agents={agents.data ?? []} />
+        {agents.data ? <GrantList agents={agents.data} /> : <Loading />}
       </section>
       <div className={cardClass}>
         <ConnectPanel apiKey={lastKey} />
