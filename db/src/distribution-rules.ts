@@ -56,9 +56,9 @@ export function distributionViolations(
   for (const { table, columns } of catalog.tables) {
     const column = distributedColumn(table);
     if (!column) continue;
-    const found = columns.find(({ name }) => name === column);
-    if (!found) add(table, 'no-org-id', column);
-    else if (!found.notNull) add(table, 'nullable-org-id', column);
+    const present = columns.find(({ name }) => name === column);
+    if (!present) add(table, 'no-org-id', column);
+    else if (!present.notNull) add(table, 'nullable-org-id', column);
   }
   for (const index of catalog.uniqueIndexes) {
     const column = distributedColumn(index.table);
