@@ -30,14 +30,7 @@ const SERVER_REQUESTS =
 const TASK_FIXTURES =
   "needs the suite's task fixtures (slow_compute, greet, failing_job, confirm_delete, multi_input, test_tool_with_task): Beckon's tasks each follow an item (mcp_tasks.item_id), so generic background jobs are not something its engine runs; its tasks methods are served here and pass the checks that need no fixture";
 const CANNOT_PASS: Record<string, Record<string, string>> = {
-  '2025-11-25': {
-    'tools-call-sampling': SERVER_REQUESTS,
-    'tools-call-elicitation': SERVER_REQUESTS,
-    'elicitation-sep1034-defaults': SERVER_REQUESTS,
-    'elicitation-sep1330-enums': SERVER_REQUESTS,
-    'tools-call-with-logging':
-      'logging/setLevel sets a level for a session, which Beckon does not keep at the 2025 revisions, and a call without a progress token is answered as one JSON response, with no stream for notifications/message',
-  },
+  '2025-11-25': {},
   '2026-07-28': Object.fromEntries(
     [
       'capability-negotiation',
