@@ -1,10 +1,11 @@
 import { LOG_LEVELS } from '@beckon/server/mcp/conversation';
 import type { McpEngine } from '@beckon/server/mcp/engine';
-import { MODERN_METHODS, TASKS_EXTENSION } from '@beckon/server/mcp/modern';
+import { TASKS_EXTENSION } from '@beckon/server/mcp/modern';
 import { type Method, RpcError } from '@beckon/server/mcp/rpc';
 import { CLIENT_TOOLS } from './conformance-client-fixtures';
 import { NO_ARGUMENTS, PROMPTS, RESOURCES, TEMPLATE, TOOLS, text } from './conformance-content';
 import { INPUT_TOOLS, inputPrompt } from './conformance-input-fixtures';
+import { callTaskTool, TASK_METHODS, TASK_TOOL_LIST } from './conformance-task-fixtures';
 
 /**
  * The fixtures the official conformance suite's server scenarios call (tools, resources and
@@ -126,11 +127,13 @@ const MODERN: Record<string, Method> = {
       description: 'A conformance fixture asking for input',
       inputSchema: NO_ARGUMENTS,
     }));
-    return { tools: [...tools, ...input, CUSTOM_HEADERS_TOOL] };
+    return { tools: [...tools, ...input, CUSTOM_HEADERS_TOOL, ...TASK_TOOL_LIST] };
   }),
   'tools/call': async (ctx, params) => {
     const input = INPUT_TOOLS[String(params.name)];
     if (input) return input(ctx, params);
+    const task = await callTaskTool(ctx, params);
+    if (task) return task;
     if (params.name === CUSTOM_HEADERS_TOOL.name)
       return { content: [text(`Region: ${String((params.arguments as { region?: unknown })?.region)}`)] };
     return (METHODS['tools/call'] as Method)(ctx, params);
@@ -146,10 +149,8 @@ const MODERN: Record<string, Method> = {
   }),
   'prompts/get': async (ctx, params) =>
     params.name === INPUT_PROMPT ? inputPrompt(params) : (METHODS['prompts/get'] as Method)(ctx, params),
-  // Beckon's own: its tasks follow its items, so the suite's task fixtures cannot make one.
-  'tasks/get': MODERN_METHODS['tasks/get'] as Method,
-  'tasks/update': MODERN_METHODS['tasks/update'] as Method,
-  'tasks/cancel': MODERN_METHODS['tasks/cancel'] as Method,
+  // The task fixtures' jobs; other task ids go to Beckon's own methods.
+  ...TASK_METHODS,
 };
 
 export const FIXTURE_ENGINE: McpEngine = {

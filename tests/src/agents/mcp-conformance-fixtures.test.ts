@@ -25,25 +25,9 @@ import {
  * Origin check) with the fixtures in place of the agent tools. Every scenario of both requirement
  * sets passes, except those listed here with the reason (docs/api.md, "Conformance").
  */
-const SERVER_REQUESTS =
-  'a 2025 server asks its client (sampling, elicitation) in the event stream of the call, and the client answers with a POST of its own; Beckon keeps no session at the 2025 revisions, so that POST cannot be matched to the call waiting for it (2026-07-28 asks with an input_required result instead, which passes)';
-const TASK_FIXTURES =
-  "needs the suite's task fixtures (slow_compute, greet, failing_job, confirm_delete, multi_input, test_tool_with_task): Beckon's tasks each follow an item (mcp_tasks.item_id), so generic background jobs are not something its engine runs; its tasks methods are served here and pass the checks that need no fixture";
 const CANNOT_PASS: Record<string, Record<string, string>> = {
   '2025-11-25': {},
-  '2026-07-28': Object.fromEntries(
-    [
-      'capability-negotiation',
-      'dispatch-and-envelope',
-      'lifecycle',
-      'mrtr-composition',
-      'mrtr-input',
-      'request-headers',
-      'request-state-removal',
-      'required-task-error',
-      'wire-fields',
-    ].map((name) => [`tasks-${name}`, TASK_FIXTURES]),
-  ),
+  '2026-07-28': {},
 };
 
 let server: TestServer;
