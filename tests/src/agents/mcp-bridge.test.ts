@@ -98,7 +98,9 @@ describe('@beckon/mcp and the MCP App', () => {
       const page = await bridged.readResource({ uri: 'ui://beckon/answer' });
       expect(page).toEqual(await direct.readResource({ uri: 'ui://beckon/answer' }));
       expect(page.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
-      expect(page.contents[0]?.text).toContain('"answerTool":"service.answer"');
+      expect((page.contents[0] as { text?: string } | undefined)?.text).toContain(
+        '"answerTool":"service.answer"',
+      );
     } finally {
       await bridged.close();
       await direct.close();
@@ -111,7 +113,9 @@ describe('@beckon/mcp and the MCP App', () => {
       const names = ((await bridged.listTools()).tools as Tool[]).map((tool) => tool.name);
       expect(names).toContain('service_answer');
       const page = await bridged.readResource({ uri: 'ui://beckon/answer' });
-      expect(page.contents[0]?.text).toContain('"answerTool":"service_answer"');
+      expect((page.contents[0] as { text?: string } | undefined)?.text).toContain(
+        '"answerTool":"service_answer"',
+      );
     } finally {
       await bridged.close();
     }
