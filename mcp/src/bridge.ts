@@ -44,8 +44,8 @@ export const HOSTS_WITHOUT_DOTS = /claude|codex|copilot|cursor/i;
 const underscored = (text: string) => text.replace(/\bservice\.([a-z_]+)/g, 'service_$1');
 
 /** The MCP Apps extension (ext-apps) and the resource type of an App's page. */
-export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 type Listed = { tools: Array<{ _meta?: Record<string, unknown> }> };
 type Resources = { resources: Array<{ uri: string }> };
