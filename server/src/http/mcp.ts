@@ -1,10 +1,11 @@
+import { listenOnDedicatedConnection } from '@beckon/db';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
-import { Conversations, repliesOf } from '../mcp/conversation';
+import { Conversations, ownerOf, passedOn, REPLIES_CHANNEL, relayed, repliesOf } from '../mcp/conversation';
 import { AGENT_ENGINE, type McpEngine } from '../mcp/engine';
 import { declaredAtInitialize, issueSession, type LegacySession, sessionOf } from '../mcp/legacy-session';
 import { UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/modern';
@@ -146,6 +147,26 @@ async function answer(
 }
 
 /**
+ * With an engine that converses, a client's answer may reach another process than the one whose
+ * call waits for it: each process passes on what it did not ask for (REPLIES_CHANNEL) and takes
+ * what others pass on, on a connection of its own.
+ */
+function passAnswersOn(app: FastifyInstance, deps: Deps, engine: McpEngine, conversations: Conversations) {
+  const url = deps.env.DATABASE_URL;
+  if (!engine.legacy.converses || !url) return;
+  let listening: { close: () => Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    listening = await listenOnDedicatedConnection(url, 'beckon-mcp-answers', REPLIES_CHANNEL, {
+      onnotify: (payload) => {
+        const passed = relayed(payload);
+        if (passed) conversations.answered(passed.owner, passed.reply);
+      },
+    });
+  });
+  app.addHook('onClose', async () => listening?.close());
+}
+
+/**
  * POST /mcp: the agent tool interface (MCP over Streamable HTTP, stateless). The bearer token (API
  * key or OAuth access token) is resolved first: without one, 401 and the challenge that points to
  * the OAuth metadata. Common requests take the lean path; the rest get an SDK server and
@@ -156,6 +177,7 @@ export function registerMcp(app: FastifyInstance, deps: Deps, engine: McpEngine 
   const shutdown = new AbortController();
   app.addHook('preClose', async () => shutdown.abort());
   const conversations = new Conversations();
+  passAnswersOn(app, deps, engine, conversations);
   // A foreign Origin is refused before this (http/mcp-origin.ts, registered ahead of the rate limit).
   app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
@@ -178,7 +200,13 @@ export function registerMcp(app: FastifyInstance, deps: Deps, engine: McpEngine 
     // A client answering what the server asked in a call's stream (conversation.ts).
     const replies = repliesOf(request.body);
     if (replies) {
-      for (const answered of replies) conversations.answered(identity, answered);
+      const owner = ownerOf(identity);
+      for (const answer of replies)
+        if (!conversations.answered(owner, answer) && engine.legacy.converses && passedOn(answer))
+          await deps.sql`select pg_notify(${REPLIES_CHANNEL}, ${JSON.stringify({ owner, reply: answer })})`.catch(
+            // Over Postgres's 8000 bytes: only the process that asked can take it.
+            (error: unknown) => deps.log.warn({ err: error }, 'an MCP answer could not be passed on'),
+          );
       return reply.code(202).send();
     }
     const declared = initializeDeclares(request);

@@ -29,14 +29,21 @@ type Reply = {
   error?: { code?: unknown; message?: unknown; data?: unknown };
 };
 
-const ownerOf = (identity: Identity) => `${identity.orgId}:${identity.credentialId}`;
+/** Where a process passes on the answers it did not ask for, to the process that did. */
+export const REPLIES_CHANNEL = 'beckon_mcp_replies';
+/** The ids of the requests Beckon sends (no other answer is passed on). */
+const ID_PREFIX = 'beckon-';
+
+/** Whose an answer is: the organization and credential of the request. */
+export const ownerOf = (identity: Identity) => `${identity.orgId}:${identity.credentialId}`;
 
 /**
  * What a server says to its client while answering one of its requests, at 2025-03-26 …
  * 2025-11-25: requests (sampling, elicitation, roots) sent in the request's event stream, whose
  * answers come back in POSTs of their own and are matched here by their JSON-RPC id; and the
- * logging level a session set. Held by the process that serves the stream, so the client's answer
- * must reach that process (one process, or a balancer that routes by `Mcp-Session-Id`).
+ * logging level a session set. The waiting call is held by the process that serves the stream; an
+ * answer another process receives is passed on through Postgres (`pg_notify`, REPLIES_CHANNEL:
+ * http/mcp.ts). The logging level stays with the process that received `logging/setLevel`.
  */
 export class Conversations {
   private readonly pending = new Map<string, Pending>();
@@ -53,7 +60,7 @@ export class Conversations {
     params: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const id = `beckon-${randomUUID()}`;
+    const id = `${ID_PREFIX}${randomUUID()}`;
     return new Promise((resolve, reject) => {
       const finish = () => {
         this.pending.delete(id);
@@ -83,12 +90,12 @@ export class Conversations {
   }
 
   /**
-   * A response the client POSTed: settles the request it answers when this process sent it to
-   * the same credential. Whether it did.
+   * A response the client POSTed (`owner`: its credential, ownerOf): settles the request it
+   * answers when this process sent it to the same credential. Whether it did.
    */
-  answered(identity: Identity, reply: Reply): boolean {
+  answered(owner: string, reply: Reply): boolean {
     const pending = typeof reply.id === 'string' ? this.pending.get(reply.id) : undefined;
-    if (!pending || pending.owner !== ownerOf(identity)) return false;
+    if (!pending || pending.owner !== owner) return false;
     if (reply.error && typeof reply.error === 'object') {
       const { code, message, data } = reply.error;
       pending.reject(
@@ -116,6 +123,20 @@ export class Conversations {
     const kept = session === undefined ? undefined : this.levels.get(session);
     if (!kept || kept.until <= Date.now()) return true;
     return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(kept.level);
+  }
+}
+
+/** Whether an answer may be another process's to settle (an id Beckon gives its requests). */
+export const passedOn = (reply: Reply) => typeof reply.id === 'string' && reply.id.startsWith(ID_PREFIX);
+
+/** An answer passed on by another process (REPLIES_CHANNEL's payload): its credential and itself. */
+export function relayed(payload: string): { owner: string; reply: Reply } | null {
+  try {
+    const parsed = JSON.parse(payload) as { owner?: unknown; reply?: unknown };
+    if (typeof parsed.owner !== 'string' || !parsed.reply || typeof parsed.reply !== 'object') return null;
+    return { owner: parsed.owner, reply: parsed.reply as Reply };
+  } catch {
+    return null;
   }
 }
 

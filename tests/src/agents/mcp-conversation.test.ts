@@ -15,7 +15,10 @@ import { FIXTURE_ENGINE } from './conformance-fixtures';
  */
 let server: TestServer;
 let fixtures: FastifyInstance;
+let another: FastifyInstance;
 let url: string;
+/** The same handling in another server, as another process would serve it (its own answers). */
+let anotherUrl: string;
 let token: string;
 let otherToken: string;
 
@@ -28,8 +31,12 @@ beforeAll(async () => {
   fixtures = createBaseApp(server.deps, { name: 'resource' });
   registerMcp(fixtures, server.deps, FIXTURE_ENGINE);
   url = `${await fixtures.listen({ host: '127.0.0.1', port: 0 })}/mcp`;
+  another = createBaseApp(server.deps, { name: 'resource' });
+  registerMcp(another, server.deps, FIXTURE_ENGINE);
+  anotherUrl = `${await another.listen({ host: '127.0.0.1', port: 0 })}/mcp`;
 });
 afterAll(async () => {
+  await another?.close();
   await fixtures?.close();
   await server?.close();
 });
@@ -81,7 +88,7 @@ describe('MCP 2025: a call that talks to its client', () => {
     }
   });
 
-  it('takes the answer from the credential asked only, and hands it to the waiting call', async () => {
+  it('takes the answer from the credential asked only, and hands it to the waiting call, wherever it lands', async () => {
     const { client, transport } = await connect({ elicitation: {} });
     let asked: (id: string) => void = () => {};
     const question = new Promise<string>((resolve) => {
@@ -96,8 +103,9 @@ describe('MCP 2025: a call that talks to its client', () => {
       const call = client.callTool({ name: 'test_elicitation', arguments: { message: 'Name?' } });
       const id = await question;
       const session = transport.sessionId ?? '';
+      // Both reach the other server: it passes them on to the one whose call waits.
       const reply = (bearer: string, name: string) =>
-        fetch(url, {
+        fetch(anotherUrl, {
           method: 'POST',
           headers: headers(bearer, session),
           body: JSON.stringify({
