@@ -15,6 +15,7 @@ export const answerChannels = [
   'mcp',
   'telegram',
   'discord',
+  'teams',
   'sms',
   'whatsapp',
 ] as const;
@@ -26,6 +27,7 @@ export const deliveryKinds = [
   'slack',
   'telegram',
   'discord',
+  'teams',
   'sms',
   'whatsapp',
 ] as const;

@@ -36,6 +36,7 @@ const ACTIONS: Record<string, string> = {
 const VIA: Record<string, string> = {
   email: 'by email',
   slack: 'in Slack',
+  teams: 'in Microsoft Teams',
   mcp: 'in their AI assistant',
   sms: 'by SMS',
   whatsapp: 'on WhatsApp',
