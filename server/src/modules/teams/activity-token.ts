@@ -23,7 +23,8 @@ export async function verifyActivityToken(
   const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
   if (!token) return 'invalid';
   try {
-    const key = await config.keys.find(decodeProtectedHeader(token).kid);
+    const kid = decodeProtectedHeader(token).kid;
+    const key = kid ? await config.keys.find(kid) : null;
     if (!key) return 'invalid';
     if (!key.endorsements?.includes(String(expected.channelId))) return 'invalid';
     const { payload } = await jwtVerify(token, config.keys.setOf(key), {

@@ -30,7 +30,7 @@ export function createSigningKeys(openIdUrl: string) {
   };
   return {
     /** The key of `kid`, or null when Bot Framework names none by that id. */
-    async find(kid: string | undefined): Promise<BotKey | null> {
+    async find(kid: string): Promise<BotKey | null> {
       const age = Date.now() - fetchedAt;
       const known = () => keys.find((k) => k.kid === kid) ?? null;
       if (age > KEYS_TTL_MS || (!known() && age > REFETCH_MS)) await refresh();
