@@ -74,6 +74,7 @@ export const JOB_TASKS = {
     org_id: z.uuid(),
     conversation_id: z.string(),
     delivery_id: z.uuid(),
+    reason,
   }),
   teams_update_item: z.object({
     item_id: z.uuid(),

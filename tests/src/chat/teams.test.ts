@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTeams, type HttpClient, planLimitBody, type TestServer } from '../harness';
 import {
   eventually,
@@ -229,22 +229,5 @@ describe('activities', () => {
     );
     expect(texts(answeredCard(late.body))).toContain('already decided');
     expect((await item(created.id)).response).toEqual({ ok: false });
-  });
-
-  it('posts an item assigned to a linked person to their chat with the bot too', async () => {
-    const assignees = [{ type: 'user', id: ownerId }];
-    const before = teams.calls.length;
-    const created = (
-      await owner.post<Item>('/api/items', { title: 'For you', channel_id: opsId, form: YES_NO, assignees })
-    ).body;
-    const personal = () =>
-      teams.calls
-        .slice(before)
-        .find(
-          (c) =>
-            c.path === `/connector/v3/conversations/a:personal-${BOB}/activities` &&
-            JSON.stringify(c.body).includes(created.id),
-        );
-    await vi.waitFor(() => expect(personal()).toBeDefined(), { timeout: 30_000, interval: 25 });
   });
 });

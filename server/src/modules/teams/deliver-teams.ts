@@ -3,6 +3,7 @@ import type { Deps } from '../../deps';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf, loadItem } from '../chat/decision';
+import { nudgeText, reasonEvent } from '../chat/nudge';
 import { recordPostedMessage } from '../chat/posted-message';
 import { type CallFailure, type CallRef, recordedCall } from '../chat/recorded-call';
 import { cardActivity, itemCard } from './card';
@@ -27,10 +28,11 @@ const renderCard = async (deps: Deps, item: NonNullable<Awaited<ReturnType<typeo
   cardActivity(itemCard(item, itemPageUrl(deps.env, item.id), await decisionOf(deps, item)));
 
 /**
- * `teams_post_item`: posts a new item's card to one Teams conversation (a routed channel or chat,
- * or a linked person's chat with the bot), at the service URL Bot Framework named for it, and
- * remembers the activity, so later changes update it. Safe to run twice (a card already posted
- * there is not posted again). A change committed while the card was on its way is applied to it at once.
+ * `teams_post_item`: posts an item's card to one Teams conversation (a routed channel or chat,
+ * or a person's chat with the bot), at the service URL Bot Framework named for it, and remembers
+ * the activity, so later changes update it. Safe to run twice (a card already posted there is not
+ * posted again). A change committed while the card was on its way is applied to it at once. A
+ * notification of an item already there (a reminder, an escalation) replies to its card with a nudge.
  */
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -42,16 +44,29 @@ export function postItemTask(deps: Deps) {
       select service_url from teams_conversations
        where org_id = ${job.org_id} and conversation_id = ${job.conversation_id}`;
     if (!conversation) return;
-    const [posted] = await deps.sql`
-      select 1 from teams_messages where item_id = ${item.id} and conversation_id = ${job.conversation_id}`;
-    if (posted) return;
     const call: CallRef = {
       orgId: job.org_id,
       itemId: item.id,
       deliveryId: job.delivery_id,
-      event: 'item.created',
+      event: reasonEvent(job.reason),
       attempt: helpers.job.attempts,
     };
+    const [posted] = await deps.sql<{ activity_id: string }[]>`
+      select activity_id from teams_messages where item_id = ${item.id} and conversation_id = ${job.conversation_id}`;
+    if (posted) {
+      if (job.reason === 'created' || item.status !== 'open') return;
+      const nudge = { type: 'message', text: nudgeText(job.reason, item.title) };
+      const url = activitiesUrl(conversation.service_url, job.conversation_id, posted.activity_id);
+      await recordedCall(
+        deps,
+        'teams',
+        url,
+        call,
+        () => bot.client.reply(conversation.service_url, job.conversation_id, posted.activity_id, nudge),
+        classify,
+      );
+      return;
+    }
     const activity = await renderCard(deps, item);
     const sent = await recordedCall(
       deps,
