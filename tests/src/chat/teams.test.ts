@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTeams, type HttpClient, planLimitBody, type TestServer } from '../harness';
+import { type Factories, type FakeTeams, type HttpClient, planLimitBody, type TestServer } from '../harness';
 import {
   eventually,
   type Item,
@@ -19,16 +19,18 @@ let server: TestServer;
 let teams: FakeTeams;
 let close: () => Promise<void>;
 let owner: HttpClient;
+let team: Awaited<ReturnType<Factories['team']>>;
 let ownerId: string;
 let orgId: string;
 let opsId: string;
 
 const BOB = '29:1bob-teams-user';
+const CAROL = '29:1carol-teams-user';
 
 beforeAll(async () => {
   const started = await startChatServer();
   ({ server, teams, close } = started);
-  const team = await started.f.team(server.resource);
+  team = await started.f.team(server.resource);
   owner = team.owner;
   ownerId = team.user.id;
   orgId = team.org.id;
@@ -229,5 +231,35 @@ describe('activities', () => {
     );
     expect(texts(answeredCard(late.body))).toContain('already decided');
     expect((await item(created.id)).response).toEqual({ ok: false });
+  });
+
+  it('posts an item meant for a linked person to their chat with the bot, and a reminder replies to it', async () => {
+    const carol = await team.join('member');
+    const code = (await carol.api.post<{ code: string }>('/api/teams/links')).body.code;
+    await teamsActivity(server, teams, orgId, teamsMessage(CAROL, `link ${code}`));
+    const chat = `/connector/v3/conversations/a:personal-${CAROL}/activities`;
+    const created = (
+      await owner.post<Item>('/api/items', {
+        title: 'Rotate keys',
+        channel_id: opsId,
+        form: YES_NO,
+        assignees: [{ type: 'user', id: carol.id }],
+        repeat_until_ack: { every_minutes: 5 },
+      })
+    ).body;
+    const [activity] = await eventually(
+      () => server.database.sql<{ activity_id: string }[]>`
+        select activity_id from teams_messages where item_id = ${created.id} and conversation_id = ${`a:personal-${CAROL}`}`,
+      (rows) => rows.length > 0,
+    );
+    const posts = teams.calls.filter((c) => c.path === chat && JSON.stringify(c.body).includes(created.id));
+    expect(posts).toHaveLength(1);
+    expect(cardOf(posts[0]?.body ?? null)?.actions.map((a) => a.verb)).toEqual(['answer', 'answer']);
+    const [job] = await server.database.sql<{ id: string }[]>`
+      select id from graphile_worker._private_jobs where key = ${`repeat_item:${created.id}`}`;
+    await server.database.sql`update graphile_worker._private_jobs set run_at = now() where id = ${job!.id}`;
+    const nudge = await teams.waitForMention('POST', 'Reminder: Rotate keys: still waiting for an answer');
+    expect(nudge.path).toBe(`${chat}/${activity?.activity_id}`);
+    expect(nudge.body).toMatchObject({ type: 'message', replyToId: activity?.activity_id });
   });
 });
