@@ -69,6 +69,19 @@ export const JOB_TASKS = {
     event: z.string(),
     delivery_id: z.uuid(),
   }),
+  teams_post_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    conversation_id: z.string(),
+    delivery_id: z.uuid(),
+    reason,
+  }),
+  teams_update_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    event: z.string(),
+    delivery_id: z.uuid(),
+  }),
   twilio_send_item: z.object({
     item_id: z.uuid(),
     org_id: z.uuid(),

@@ -138,7 +138,14 @@ describe('settings in the dashboard', () => {
       .getByRole('link')
       .allTextContents();
     // Their notifications, passkeys and phone, and the links of their own chat accounts.
-    expect(sections).toEqual(['Notifications', 'Passkeys', 'Phone', 'Telegram', 'Discord']);
+    expect(sections).toEqual([
+      'Notifications',
+      'Passkeys',
+      'Phone',
+      'Telegram',
+      'Discord',
+      'Microsoft Teams',
+    ]);
   }, 60_000);
 
   it("shows this browser's pushes through the service worker", async () => {

@@ -31,8 +31,8 @@ const reachableThrough = (
 /**
  * The direct messages and texts of a notification, as CTEs of the caller's statement with the
  * select expressions it must read for their jobs to be added: to each of `people` who linked a
- * chat app (their Slack, Telegram and Discord DMs) or verified a phone (SMS or WhatsApp), under
- * the same preferences as push and mail. A new item reaches a chat that is also its channel's
+ * chat app (their Slack, Telegram and Discord DMs, their Teams chat with the bot) or verified a
+ * phone (SMS or WhatsApp), under the same preferences as push and mail. A new item reaches a chat that is also its channel's
  * route once (that post is the route's, item-changes.ts). The jobs post the item where it is not
  * yet, and otherwise follow it with a short nudge naming the reason (a reminder, an escalation).
  */
@@ -55,6 +55,9 @@ export function personalMessages(
       ? sql`and not exists (select 1 from ${sql(routes)} x where x.org_id = l.org_id
               and x.channel_id = ${item.channel_id}::uuid and x.${sql(column)} = ${target})`
       : sql``;
+  // A Teams user's chat with the bot, known once they wrote to it (teams_conversations).
+  const teamsChat = sql`(select c.conversation_id from teams_conversations c
+    where c.org_id = l.org_id and c.personal_user_id = l.teams_user_id order by c.last_seen_at desc limit 1)`;
   const ctes = sql`dm_slack_jobs as (
     select ${addJobFor(sql, 'slack_post_item', { ...common, slack_channel_id: sql`l.slack_user_id` })}
       ${reachableThrough(sql, 'slack_user_links', item, people, 'slack', now)}
@@ -69,12 +72,17 @@ export function personalMessages(
       discord_channel_id: sql`'user:' || l.discord_user_id`,
     })}
       ${reachableThrough(sql, 'discord_user_links', item, people, 'discord', now)}
+  ), dm_teams_jobs as (
+    select ${addJobFor(sql, 'teams_post_item', { ...common, conversation_id: teamsChat })}
+      ${reachableThrough(sql, 'teams_user_links', item, people, 'teams', now)}
+       and ${teamsChat} is not null
+      ${notRouted('teams_routes', 'conversation_id', teamsChat)}
   ), text_jobs as (
     select ${addJobFor(sql, 'twilio_send_item', { ...common, user_id: sql`l.user_id` })}
       ${reachableThrough(sql, 'phone_numbers', item, people, sql`l.channel`, now)}
        and l.verified_at is not null and l.opted_out_at is null
   )`;
   const select = sql`(select count(*) from dm_slack_jobs), (select count(*) from dm_telegram_jobs),
-    (select count(*) from dm_discord_jobs), (select count(*) from text_jobs)`;
+    (select count(*) from dm_discord_jobs), (select count(*) from dm_teams_jobs), (select count(*) from text_jobs)`;
   return { ctes, select };
 }

@@ -38,6 +38,7 @@ const VIA: Record<string, string> = {
   slack: 'in Slack',
   telegram: 'in Telegram',
   discord: 'in Discord',
+  teams: 'in Microsoft Teams',
   push: 'from a notification',
   mcp: 'in their AI assistant',
   sms: 'by SMS',

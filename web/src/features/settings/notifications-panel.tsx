@@ -15,6 +15,7 @@ const APPS = [
   ['slack', 'Slack'],
   ['telegram', 'Telegram'],
   ['discord', 'Discord'],
+  ['teams', 'Microsoft Teams'],
   ['sms', 'SMS'],
   ['whatsapp', 'WhatsApp'],
 ] as const satisfies ReadonlyArray<readonly [Preferences['muted_apps'][number], string]>;

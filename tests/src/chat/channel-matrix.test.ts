@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeDiscord,
+  type FakeSlack,
+  type FakeTelegram,
+  type FakeTwilio,
+  type HttpClient,
+  startFakeDiscord,
+  startFakeSlack,
+  startFakeTelegram,
+  type TestServer,
+} from '../harness';
+import { startFakeMobilePush } from '../harness/fake-push';
+import { buttons, click, connect, interact, SIGNING_SECRET, APP as SLACK_APP } from '../slack/setup';
+import { connectTwilio, startTwilioServer, textIn, verifyPhone } from '../twilio/setup';
+import {
+  BOT_TOKEN,
+  callbackQuery,
+  componentClick,
+  DISCORD_TOKEN,
+  discordInteraction,
+  eventually,
+  type Item,
+  linkCommand,
+  linkTelegram,
+  onPlan,
+  telegramUpdate,
+  YES_NO,
+} from './setup';
+
+/**
+ * One item, every channel at once: routed to a Slack channel, a Telegram group and a Discord
+ * channel, and sent to its assignee's Slack, Telegram and Discord DMs, phone and device. Answered
+ * from each channel in turn, every other channel is told who answered and where: each pair.
+ */
+
+let server: TestServer;
+let slack: FakeSlack;
+let telegram: FakeTelegram;
+let discord: FakeDiscord;
+let twilio: FakeTwilio;
+let phones: Awaited<ReturnType<typeof startFakeMobilePush>>;
+let agent: HttpClient;
+let orgId: string;
+let opsId: string;
+let bob: { id: string; api: HttpClient };
+
+const TEAM = { id: 'TMATRIX', name: 'Matrix', channels: { COPS: 'ops' }, users: { UBOB: 'bob' } };
+const GROUP = -1007777;
+const BOB_TELEGRAM = 9001;
+const CHANNEL = '778899001122334455';
+const BOB_DISCORD = '889900112233445566';
+const BOB_PHONE = '+15554440001';
+
+beforeAll(async () => {
+  [slack, telegram, discord, phones] = await Promise.all([
+    startFakeSlack(SLACK_APP),
+    startFakeTelegram(),
+    startFakeDiscord(),
+    startFakeMobilePush(),
+  ]);
+  let f: Awaited<ReturnType<typeof startTwilioServer>>['f'];
+  ({ server, twilio, f } = await startTwilioServer({
+    SLACK_CLIENT_ID: SLACK_APP.clientId,
+    SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
+    SLACK_API_URL: slack.url,
+    TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
+    TELEGRAM_API_URL: telegram.url,
+    DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
+    DISCORD_API_URL: discord.url,
+    PUSH_SERVICE_ACCOUNT_JSON: phones.serviceAccount,
+  }));
+  const team = await f.team(server.resource);
+  const owner = team.owner;
+  orgId = team.org.id;
+  agent = server.resource.as((await f.apiKey(orgId, team.user.id)).token);
+  await onPlan(server, orgId, 'team');
+  opsId = (await owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body.id;
+  bob = await team.join('member');
+
+  await connect(server, slack, owner, TEAM);
+  await owner.put(`/api/slack/routes/${opsId}`, { slack_channel_id: 'COPS' });
+  await server.database.sql`
+    insert into slack_user_links (org_id, slack_user_id, user_id) values (${orgId}, 'UBOB', ${bob.id})`;
+
+  telegram.bot(BOT_TOKEN, 902, 'beckon_matrix_bot');
+  telegram.chat(GROUP, { type: 'group', title: 'Ops' });
+  telegram.chat(BOB_TELEGRAM, { type: 'private', first_name: 'Bob' });
+  await owner.put('/api/telegram/connection', { bot_token: BOT_TOKEN });
+  await owner.put(`/api/telegram/routes/${opsId}`, { chat_id: String(GROUP) });
+  await linkTelegram(server, bob.api, orgId, telegram.webhookOf(BOT_TOKEN)?.secret ?? '', BOB_TELEGRAM);
+
+  discord.app(DISCORD_TOKEN, '776655443322110099', 'Beckon');
+  discord.channel(CHANNEL, 'ops');
+  await owner.put('/api/discord/connection', { bot_token: DISCORD_TOKEN });
+  await owner.put(`/api/discord/routes/${opsId}`, { discord_channel_id: CHANNEL });
+  const code = (await bob.api.post<{ code: string }>('/api/discord/links')).body.code;
+  await discordInteraction(server, discord, orgId, linkCommand(BOB_DISCORD, code));
+
+  await connectTwilio(owner);
+  await verifyPhone(twilio, bob.api, BOB_PHONE);
+  await bob.api.post('/api/push/register', { device_token: `phone-${bob.id}`, platform: 'mobile' });
+});
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([slack?.close(), telegram?.close(), discord?.close(), twilio?.close(), phones?.close()]);
+});
+
+const mentioning = <T extends { params?: unknown; body?: unknown }>(calls: T[], ...texts: string[]) =>
+  calls.filter((c) => texts.every((text) => JSON.stringify(c.params ?? c.body).includes(text)));
+
+type Channel = 'slack' | 'telegram' | 'discord' | 'sms' | 'push';
+
+/** How each channel says an answer came from another (chat messages name it, texts and pushes say it). */
+const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknown>> = {
+  slack: (via, title) => () =>
+    eventually(
+      async () => mentioning(slack.of('chat.update'), title, `via ${via}`),
+      (updates) => updates.length >= 2,
+    ),
+  telegram: (via, title) => () =>
+    eventually(
+      async () => mentioning(telegram.of('editMessageText'), title, `via ${via}`),
+      (edits) => edits.length >= 2,
+    ),
+  discord: (via, title) => () =>
+    eventually(
+      async () =>
+        mentioning(
+          discord.calls.filter((c) => c.method === 'PATCH'),
+          title,
+          `via ${via}`,
+        ),
+      (edits) => edits.length >= 2,
+    ),
+  sms: (via, title) => () =>
+    twilio.waitForMessage(BOB_PHONE, new RegExp(`${title}\\nAnswered by .* ${LABEL[via]}`)),
+  push: (via, title) => () =>
+    eventually(
+      async () =>
+        server.database.sql`
+          select 1 from push_queue
+           where payload->>'title' = ${title} and payload->>'closed' = 'true'
+             and payload->>'body' like ${`%${LABEL[via]}%`}`,
+      (rows) => rows.length === 1,
+    ),
+};
+const LABEL: Record<string, string> = {
+  slack: 'in Slack',
+  telegram: 'in Telegram',
+  discord: 'in Discord',
+  sms: 'by SMS',
+};
+
+/** Answers "Yes" from one channel as Bob. */
+const ANSWER: Record<Exclude<Channel, 'push'>, (item: Item) => Promise<unknown>> = {
+  slack: async (item) => {
+    const [post] = mentioning(slack.of('chat.postMessage'), item.id).filter(
+      (c) => c.params.channel === 'COPS',
+    );
+    const yes = buttons(post?.params.blocks).Yes;
+    if (!yes) throw new Error('no Yes button in Slack');
+    return interact(server, click(TEAM.id, 'UBOB', 'COPS', yes));
+  },
+  telegram: (item) =>
+    telegramUpdate(
+      server,
+      orgId,
+      telegram.webhookOf(BOT_TOKEN)?.secret ?? '',
+      callbackQuery(BOB_TELEGRAM, `a:${item.id}:0`),
+    ),
+  discord: (item) =>
+    discordInteraction(server, discord, orgId, componentClick(BOB_DISCORD, `a:${item.id}:0`)),
+  sms: () => textIn(server, orgId, { from: BOB_PHONE, body: 'yes' }),
+};
+
+describe('one answer, every channel told', () => {
+  for (const via of Object.keys(ANSWER) as Exclude<Channel, 'push'>[]) {
+    it(`answered ${LABEL[via]}: every other channel says so`, async () => {
+      const title = `Matrix round ${via}`;
+      const item = (
+        await agent.post<Item>('/api/items', {
+          title,
+          channel_id: opsId,
+          form: YES_NO,
+          assignees: [{ type: 'user', id: bob.id }],
+        })
+      ).body;
+      // Everywhere first: the channel route and the DM of each app, the text, the push.
+      await eventually(
+        async () => [
+          mentioning(slack.of('chat.postMessage'), item.id).length,
+          mentioning(telegram.of('sendMessage'), item.id).length,
+          mentioning(
+            discord.calls.filter((c) => c.method === 'POST' && c.route.endsWith('/messages')),
+            item.id,
+          ).length,
+        ],
+        (counts) => counts.every((n) => n === 2),
+      );
+      await twilio.waitForMessage(BOB_PHONE, title);
+
+      await ANSWER[via](item);
+      const answered = await eventually(
+        async () => (await agent.get<Item>(`/api/items/${item.id}`)).body,
+        (current) => current.status === 'answered',
+      );
+      expect(answered).toMatchObject({ answered_via: via, answered_by: { type: 'user', id: bob.id } });
+      const others = (Object.keys(SAID) as Channel[]).filter((channel) => channel !== via);
+      await Promise.all(others.map((channel) => SAID[channel](via, title)()));
+    }, 90_000);
+  }
+});
