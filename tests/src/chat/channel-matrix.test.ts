@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FakeDiscord,
-  type FakeSlack,
-  type FakeTelegram,
-  type FakeTwilio,
-  type HttpClient,
-  startFakeDiscord,
-  startFakeSlack,
-  startFakeTelegram,
-  type TestServer,
+import type {
+  FakeDiscord,
+  FakeSlack,
+  FakeTeams,
+  FakeTelegram,
+  FakeTwilio,
+  HttpClient,
+  TestServer,
 } from '../harness';
 import { startFakeMobilePush } from '../harness/fake-push';
-import { buttons, click, connect, interact, SIGNING_SECRET, APP as SLACK_APP } from '../slack/setup';
+import { buttons, click, connect, interact } from '../slack/setup';
 import { connectTwilio, startTwilioServer, textIn, verifyPhone } from '../twilio/setup';
 import {
   BOT_TOKEN,
@@ -24,13 +22,21 @@ import {
   linkCommand,
   linkTelegram,
   onPlan,
+  startChatFakes,
+  TEAMS_APP_ID,
+  TEAMS_CHANNEL,
+  TEAMS_SECRET,
+  teamsActivity,
+  teamsCardAction,
+  teamsInstalled,
+  teamsMessage,
   telegramUpdate,
   YES_NO,
 } from './setup';
 
 /**
- * One item, every channel at once: routed to a Slack channel, a Telegram group and a Discord
- * channel, and sent to its assignee's Slack, Telegram and Discord DMs, phone and device. Answered
+ * One item, every channel at once: routed to a Slack channel, a Telegram group, a Discord channel
+ * and a Teams channel, and sent to its assignee's DMs in each of them, phone and device. Answered
  * from each channel in turn, every other channel is told who answered and where: each pair.
  */
 
@@ -39,6 +45,8 @@ let slack: FakeSlack;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
 let twilio: FakeTwilio;
+let teams: FakeTeams;
+let closeFakes: () => Promise<unknown>;
 let phones: Awaited<ReturnType<typeof startFakeMobilePush>>;
 let agent: HttpClient;
 let orgId: string;
@@ -51,25 +59,16 @@ const BOB_TELEGRAM = 9001;
 const CHANNEL = '778899001122334455';
 const BOB_DISCORD = '889900112233445566';
 const BOB_PHONE = '+15554440001';
+const BOB_TEAMS = '29:1bob-matrix';
 
 beforeAll(async () => {
-  [slack, telegram, discord, phones] = await Promise.all([
-    startFakeSlack(SLACK_APP),
-    startFakeTelegram(),
-    startFakeDiscord(),
-    startFakeMobilePush(),
-  ]);
+  const fakes = await startChatFakes();
+  ({ slack, telegram, discord, teams } = fakes);
+  closeFakes = fakes.close;
+  phones = await startFakeMobilePush();
   let f: Awaited<ReturnType<typeof startTwilioServer>>['f'];
   ({ server, twilio, f } = await startTwilioServer({
-    SLACK_CLIENT_ID: SLACK_APP.clientId,
-    SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
-    SLACK_API_URL: slack.url,
-    TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
-    TELEGRAM_API_URL: telegram.url,
-    DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
-    DISCORD_API_URL: discord.url,
+    ...fakes.env,
     PUSH_SERVICE_ACCOUNT_JSON: phones.serviceAccount,
   }));
   const team = await f.team(server.resource);
@@ -99,19 +98,26 @@ beforeAll(async () => {
   const code = (await bob.api.post<{ code: string }>('/api/discord/links')).body.code;
   await discordInteraction(server, discord, orgId, linkCommand(BOB_DISCORD, code));
 
+  teams.app(TEAMS_APP_ID, TEAMS_SECRET);
+  await owner.put('/api/teams/connection', { app_id: TEAMS_APP_ID, app_password: TEAMS_SECRET });
+  await teamsActivity(server, teams, orgId, teamsInstalled(BOB_TEAMS));
+  await owner.put(`/api/teams/routes/${opsId}`, { conversation_id: TEAMS_CHANNEL.id });
+  const teamsCode = (await bob.api.post<{ code: string }>('/api/teams/links')).body.code;
+  await teamsActivity(server, teams, orgId, teamsMessage(BOB_TEAMS, `link ${teamsCode}`));
+
   await connectTwilio(owner);
   await verifyPhone(twilio, bob.api, BOB_PHONE);
   await bob.api.post('/api/push/register', { device_token: `phone-${bob.id}`, platform: 'mobile' });
 });
 afterAll(async () => {
   await server?.close();
-  await Promise.all([slack?.close(), telegram?.close(), discord?.close(), twilio?.close(), phones?.close()]);
+  await Promise.all([closeFakes?.(), twilio?.close(), phones?.close()]);
 });
 
 const mentioning = <T extends { params?: unknown; body?: unknown }>(calls: T[], ...texts: string[]) =>
   calls.filter((c) => texts.every((text) => JSON.stringify(c.params ?? c.body).includes(text)));
 
-type Channel = 'slack' | 'telegram' | 'discord' | 'sms' | 'push';
+type Channel = 'slack' | 'telegram' | 'discord' | 'teams' | 'sms' | 'push';
 
 /** How each channel says an answer came from another (chat messages name it, texts and pushes say it). */
 const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknown>> = {
@@ -135,6 +141,16 @@ const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknow
         ),
       (edits) => edits.length >= 2,
     ),
+  teams: (via, title) => () =>
+    eventually(
+      async () =>
+        mentioning(
+          teams.calls.filter((c) => c.method === 'PUT'),
+          title,
+          `via ${via}`,
+        ),
+      (edits) => edits.length >= 2,
+    ),
   sms: (via, title) => () =>
     twilio.waitForMessage(BOB_PHONE, new RegExp(`${title}\\nAnswered by .* ${LABEL[via]}`)),
   push: (via, title) => () =>
@@ -151,6 +167,7 @@ const LABEL: Record<string, string> = {
   slack: 'in Slack',
   telegram: 'in Telegram',
   discord: 'in Discord',
+  teams: 'in Microsoft Teams',
   sms: 'by SMS',
 };
 
@@ -173,6 +190,8 @@ const ANSWER: Record<Exclude<Channel, 'push'>, (item: Item) => Promise<unknown>>
     ),
   discord: (item) =>
     discordInteraction(server, discord, orgId, componentClick(BOB_DISCORD, `a:${item.id}:0`)),
+  teams: (item) =>
+    teamsActivity(server, teams, orgId, teamsCardAction(BOB_TEAMS, 'answer', { action: `a:${item.id}:0` })),
   sms: () => textIn(server, orgId, { from: BOB_PHONE, body: 'yes' }),
 };
 
@@ -195,6 +214,10 @@ describe('one answer, every channel told', () => {
           mentioning(telegram.of('sendMessage'), item.id).length,
           mentioning(
             discord.calls.filter((c) => c.method === 'POST' && c.route.endsWith('/messages')),
+            item.id,
+          ).length,
+          mentioning(
+            teams.calls.filter((c) => c.method === 'POST'),
             item.id,
           ).length,
         ],

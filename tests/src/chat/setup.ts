@@ -24,37 +24,42 @@ export type Item = {
 
 export const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
-/** A server with Slack, Telegram, Discord and Teams configured against their fakes, and the worker running. */
-export async function startChatServer() {
+/** Fakes of Slack, Telegram, Discord and Teams, with the server settings that point at them. */
+export async function startChatFakes() {
   const [slack, telegram, discord, teams] = await Promise.all([
     startFakeSlack(SLACK_APP),
     startFakeTelegram(),
     startFakeDiscord(),
     startFakeTeams(),
   ]);
-  const server = await startTestServer({
-    worker: true,
-    env: {
-      SLACK_CLIENT_ID: SLACK_APP.clientId,
-      SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
-      SLACK_API_URL: slack.url,
-      TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
-      TELEGRAM_API_URL: telegram.url,
-      DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
-      DISCORD_API_URL: discord.url,
-      TEAMS_TOKEN_KEY: 'a-test-key-for-teams-bot-secrets-at-rest',
-      TEAMS_OPENID_URL: teams.openIdUrl,
-      TEAMS_LOGIN_URL: teams.loginUrl,
-    },
-  });
+  const env = {
+    SLACK_CLIENT_ID: SLACK_APP.clientId,
+    SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
+    SLACK_API_URL: slack.url,
+    TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
+    TELEGRAM_API_URL: telegram.url,
+    DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
+    DISCORD_API_URL: discord.url,
+    TEAMS_TOKEN_KEY: 'a-test-key-for-teams-bot-secrets-at-rest',
+    TEAMS_OPENID_URL: teams.openIdUrl,
+    TEAMS_LOGIN_URL: teams.loginUrl,
+  };
+  const close = () => Promise.all([slack.close(), telegram.close(), discord.close(), teams.close()]);
+  return { slack, telegram, discord, teams, env, close };
+}
+
+/** A server with Slack, Telegram, Discord and Teams configured against their fakes, and the worker running. */
+export async function startChatServer() {
+  const fakes = await startChatFakes();
+  const server = await startTestServer({ worker: true, env: fakes.env });
   const f = new Factories(server.database.db);
   const close = async () => {
     await server.close();
-    await Promise.all([slack.close(), telegram.close(), discord.close(), teams.close()]);
+    await fakes.close();
   };
-  return { server, slack, telegram, discord, teams, f, close };
+  return { ...fakes, server, f, close };
 }
 
 export const BOT_TOKEN = '123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp';
