@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatAppRoute } from '../chat/chat-app-meta';
 import type { Meta } from '../meta';
 
 export const ZTeamsConnection = z
@@ -64,102 +65,42 @@ export type PutTeamsRouteInput = z.infer<typeof ZPutTeamsRouteInput>;
 
 export const ZTeamsRouteRef = z.strictObject({ channel_id: z.uuid() });
 
-const tags = ['teams'];
-const protect = true;
-const unavailable = 'Without Microsoft Teams configuration: 503 {"error":"teams is not configured"}.';
-const path = <P extends string>(p: P) => `/teams${p}` as const;
+const route = chatAppRoute('teams', 'Microsoft Teams');
 export const teamsMeta = {
-  status: {
-    openapi: {
-      method: 'GET',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary: "The organization's Microsoft Teams bot, if connected (org.manage)",
-      description: unavailable,
-    },
-  },
-  connect: {
-    openapi: {
-      method: 'PUT',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary:
-        "Connect the organization's Microsoft Teams bot by its app id and client secret (org.manage; plan gate: teams_bots)",
-      description: `400 when Microsoft Entra refuses the app id and secret, 402 on a plan without Teams (Free). ${unavailable}`,
-    },
-  },
-  disconnect: {
-    openapi: {
-      method: 'DELETE',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary:
-        'Disconnect the bot: its secret, conversations, routes, links and card records go (org.manage)',
-      description: unavailable,
-    },
-  },
-  conversations: {
-    openapi: {
-      method: 'GET',
-      path: path('/conversations'),
-      protect,
-      tags,
-      summary: 'The Teams conversations the bot was added to or spoken to in (org.manage)',
-      description: unavailable,
-    },
-  },
-  routes: {
-    openapi: {
-      method: 'GET',
-      path: path('/routes'),
-      protect,
-      tags,
-      summary: 'Which Beckon channel posts to which Teams conversation (org.manage)',
-      description: unavailable,
-    },
-  },
-  putRoute: {
-    openapi: {
-      method: 'PUT',
-      path: path('/routes/{channel_id}'),
-      protect,
-      tags,
-      summary: "Post a Beckon channel's new items to a Teams conversation (created or replaced; org.manage)",
-      description: `400 for a conversation the bot is not in, 409 when no bot is connected. ${unavailable}`,
-    },
-  },
-  deleteRoute: {
-    openapi: {
-      method: 'DELETE',
-      path: path('/routes/{channel_id}'),
-      protect,
-      tags,
-      summary: "Stop posting a Beckon channel's items to Teams (org.manage)",
-      description: unavailable,
-    },
-  },
-  link: {
-    openapi: {
-      method: 'POST',
-      path: path('/links'),
-      protect,
-      tags,
-      summary:
-        "Start linking the person's Teams account: a one-time code to send the bot in Teams (a person's session)",
-      description: `409 when no bot is connected. ${unavailable}`,
-    },
-  },
-  linkStatus: {
-    openapi: {
-      method: 'GET',
-      path: path('/links/me'),
-      protect,
-      tags,
-      summary: "Whether the person's Teams account is linked (a person's session)",
-      description: unavailable,
-    },
-  },
+  status: route('GET', '/connection', "The organization's Microsoft Teams bot, if connected (org.manage)"),
+  connect: route(
+    'PUT',
+    '/connection',
+    "Connect the organization's Microsoft Teams bot by its app id and client secret (org.manage; plan gate: teams_bots)",
+    '400 when Microsoft Entra refuses the app id and secret, 402 on a plan without Teams (Free).',
+  ),
+  disconnect: route(
+    'DELETE',
+    '/connection',
+    'Disconnect the bot: its secret, conversations, routes, links and card records go (org.manage)',
+  ),
+  conversations: route(
+    'GET',
+    '/conversations',
+    'The Teams conversations the bot was added to or spoken to in (org.manage)',
+  ),
+  routes: route('GET', '/routes', 'Which Beckon channel posts to which Teams conversation (org.manage)'),
+  putRoute: route(
+    'PUT',
+    '/routes/{channel_id}',
+    "Post a Beckon channel's new items to a Teams conversation (created or replaced; org.manage)",
+    '400 for a conversation the bot is not in, 409 when no bot is connected.',
+  ),
+  deleteRoute: route(
+    'DELETE',
+    '/routes/{channel_id}',
+    "Stop posting a Beckon channel's items to Teams (org.manage)",
+  ),
+  link: route(
+    'POST',
+    '/links',
+    "Start linking the person's Teams account: a one-time code to send the bot in Teams (a person's session)",
+    '409 when no bot is connected.',
+  ),
+  linkStatus: route('GET', '/links/me', "Whether the person's Teams account is linked (a person's session)"),
 } satisfies Record<string, Meta>;

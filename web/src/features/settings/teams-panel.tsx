@@ -5,7 +5,7 @@ import { cardClass, TextField } from '../../components/field';
 import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorBody, errorStatus } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
-import { LinkMyAccount, RouteRow } from './chat-app-parts';
+import { LinkMyAccount, RouteList } from './chat-app-parts';
 
 /** The connection form of a Teams bot: its Microsoft App ID, a client secret, and a tenant for a single-tenant bot. */
 function ConnectForm({
@@ -68,7 +68,9 @@ function TeamsRoutes() {
   const error = channels.error ?? routes.error ?? conversations.error;
   if (error) return <ErrorNotice error={error} />;
   if (!channels.data || !routes.data || !conversations.data) return <Loading />;
-  const routed = new Map(routes.data.map((r) => [r.channel_id, r]));
+  const routed = new Map(
+    routes.data.map((r) => [r.channel_id, { target: r.conversation_id, name: r.conversation_name }]),
+  );
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-semibold text-gray-900">
@@ -87,25 +89,18 @@ function TeamsRoutes() {
           ))}
         </ul>
       )}
-      <ul className="divide-y divide-gray-100" aria-label="Teams routes">
-        {channels.data.map((channel) => (
-          <RouteRow
-            key={channel.id}
-            app="Teams"
-            channel={channel}
-            routed={routed.get(channel.id)?.conversation_id}
-            routedName={routed.get(channel.id)?.conversation_name}
-            pending={put.isPending || remove.isPending}
-            onSave={(conversationId) =>
-              conversationId
-                ? put.mutate({ channel_id: channel.id, conversation_id: conversationId })
-                : remove.mutate({ channel_id: channel.id })
-            }
-          />
-        ))}
-      </ul>
-      {put.error ? <ErrorNotice error={put.error} /> : null}
-      {remove.error ? <ErrorNotice error={remove.error} /> : null}
+      <RouteList
+        app="Teams"
+        channels={channels.data}
+        routes={routed}
+        pending={put.isPending || remove.isPending}
+        errors={[put.error, remove.error]}
+        onSave={(channelId, target) =>
+          target
+            ? put.mutate({ channel_id: channelId, conversation_id: target })
+            : remove.mutate({ channel_id: channelId })
+        }
+      />
     </div>
   );
 }
