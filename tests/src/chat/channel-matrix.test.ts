@@ -244,8 +244,8 @@ const ANSWER: Record<Channel, (item: Item & { title: string }) => Promise<unknow
   },
   push: async (item) => {
     const push = await askingPush(item.id);
-    const data = (push?.payload as { data: Record<string, string> }).data;
-    return server.resource.post('/api/push/answer', { token: data.answer_token, choice: 0 });
+    const data = (push?.payload as { data?: Record<string, string> } | undefined)?.data;
+    return server.resource.post('/api/push/answer', { token: data?.answer_token, choice: 0 });
   },
 };
 
