@@ -32,6 +32,7 @@ export function sustainedTables(run: SustainedRun, context: Awaited<ReturnType<t
   const { options, frames, streams, rssMiB, databaseMiB } = run;
   const rss = run.samples.map((s) => s.rssMiB);
   const loads = run.samples.map((s) => s.load);
+  const heap = run.samples.map((s) => Math.round(s.heapMiB));
   const perSecond = (count: number) => round(count / run.loadSeconds);
   const operation = (name: string, c: Calls) => {
     const s = stats(c.took);
@@ -70,6 +71,8 @@ export function sustainedTables(run: SustainedRun, context: Awaited<ReturnType<t
     '|---|---|',
     `| server VmRSS | ${rssMiB.start} MiB at start, ${rssMiB.open} MiB with the streams open, ` +
       `${rssMiB.end} MiB at the end, ${Math.round(Math.max(...rss))} MiB at most |`,
+    `| server V8 heap in use | ${heap[0]} MiB at the start of the load, ${heap[heap.length - 1]} MiB at the end, ` +
+      `${Math.max(...heap)} MiB at most |`,
     `| database size | ${round(databaseMiB.before)} → ${round(databaseMiB.after)} MiB ` +
       `(+${round(databaseMiB.after - databaseMiB.before)} MiB) |`,
     `| streams open at the end | ${thousands(streams.stillOpen)} of ${thousands(streams.opened)} |`,
@@ -92,8 +95,8 @@ const failures = (c: Calls) => {
 /** One row a minute: whether anything drifts as the run goes on. */
 function perMinute(run: SustainedRun): string[] {
   const rows = [
-    '| minute | created/s | create p99 ms | answered/s | answer p99 ms | webhook lag p99 ms | callback lag p99 ms | VmRSS MiB | load |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| minute | created/s | create p99 ms | answered/s | answer p99 ms | webhook lag p99 ms | callback lag p99 ms | VmRSS MiB | heap MiB | load |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (let m = 0; m < run.options.minutes; m++) {
     const from = run.begin + m * 60_000;
@@ -107,7 +110,8 @@ function perMinute(run: SustainedRun): string[] {
       `| ${m + 1} | ${round(created.length / seconds)} | ${stats(created).p99} | ${round(answered.length / seconds)} | ` +
         `${stats(answered).p99} | ${stats(lags(run.webhook.sent, run.webhook.arrived, from, to)).p99} | ` +
         `${stats(lags(run.callback.sent, run.callback.arrived, from, to)).p99} | ` +
-        `${Math.round(Math.max(0, ...samples.map((s) => s.rssMiB)))} | ${round(mean(samples.map((s) => s.load)))} |`,
+        `${Math.round(Math.max(0, ...samples.map((s) => s.rssMiB)))} | ` +
+        `${Math.round(Math.max(0, ...samples.map((s) => s.heapMiB)))} | ${round(mean(samples.map((s) => s.load)))} |`,
     );
   }
   return rows;

@@ -100,20 +100,33 @@ export async function deliveryReceiver() {
 /** The 1-minute load average of the machine. */
 export const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
-export type Sample = { at: number; rssMiB: number; load: number };
+export type Sample = { at: number; rssMiB: number; heapMiB: number; load: number };
 
-/** The server's VmRSS and the machine's load average every `ms`, until stopped. */
-export function sampler(pid: number, ms = 5000) {
+/** The V8 heap in use, from the process's Prometheus metrics (`nodejs_heap_size_used_bytes`); 0 if absent. */
+const heapUsed = (url: string) =>
+  fetch(`${url}/metrics`)
+    .then((response) => response.text())
+    .then((text) => Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? 0) / 1024 / 1024)
+    .catch(() => 0);
+
+/**
+ * The server's VmRSS and V8 heap, and the machine's load average, every `ms` until stopped: the
+ * heap tells a leak (it grows) from memory V8 keeps for later (only the RSS grows).
+ */
+export function sampler(server: { url: string; pid: number }, ms = 5000) {
   const samples: Sample[] = [];
-  const take = () =>
-    samples.push({ at: performance.now(), rssMiB: residentBytes(pid) / 1024 / 1024, load: loadAverage() });
-  take();
-  const timer = setInterval(take, ms);
+  const take = async () => {
+    const at = performance.now();
+    const rssMiB = residentBytes(server.pid) / 1024 / 1024;
+    samples.push({ at, rssMiB, heapMiB: await heapUsed(server.url), load: loadAverage() });
+  };
+  void take();
+  const timer = setInterval(() => void take(), ms);
   return {
     samples,
-    stop: () => {
+    stop: async () => {
       clearInterval(timer);
-      take();
+      await take();
       return samples;
     },
   };

@@ -98,7 +98,7 @@ async function measure(
   const toAnswer: Array<{ id: string; agent: number }> = [];
   let framesExpected = 0;
   const person = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const samples = sampler(server.pid);
+  const samples = sampler(server);
   const begin = performance.now();
   const end = begin + options.minutes * 60_000;
   // Enough callers that a slow moment delays the next calls instead of thinning the load.
@@ -170,7 +170,7 @@ async function measure(
     frames: { expected: framesExpected, received: framesReceived },
     streams: { opened: sockets.length, openSeconds, stillOpen },
     rssMiB: { start: mib(rssStart), open: mib(rssOpen), end: mib(rssEnd) },
-    samples: samples.stop() satisfies Sample[],
+    samples: (await samples.stop()) satisfies Sample[],
     databaseMiB: { before: databaseBefore, after: await databaseSize(sql) },
     loadAverage: { before: loadBefore, after: loadAverage() },
   };
