@@ -76,10 +76,12 @@ export async function deliveryReceiver() {
     request.on('end', () => {
       const at = performance.now();
       response.end();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        item_id?: string;
-        data?: { item?: { id?: string } };
-      };
+      let body: { item_id?: string; data?: { item?: { id?: string } } } = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        // not JSON: counted under no item, so its item stays missing
+      }
       const kind = request.url === '/webhook' ? 'webhook' : 'callback';
       const id = (kind === 'webhook' ? body.data?.item?.id : body.item_id) ?? '';
       if (arrived[kind].has(id)) repeated += 1;

@@ -36,7 +36,7 @@ const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
  * delivers every `item.created` and the callbacks every answer to a local receiver, while
  * `streams` agent streams (`GET /mcp/sse`) stay open throughout. Bounded: the load stops after
  * `minutes`, the deliveries get at most a minute more, and a watchdog ends the whole run (server
- * and database included) 10 minutes past that.
+ * and database included) 11 minutes past its planned length.
  */
 export async function sustainedLoad(
   database: { sql: Sql; url: string; stop: () => Promise<void> },
