@@ -29,6 +29,11 @@ export const deliveryKinds = [
   'sms',
   'whatsapp',
 ] as const;
+/**
+ * The apps that reach a person directly (their direct messages, their phone): each person may
+ * mute any of them (notification_preferences.muted_apps) without unlinking it.
+ */
+export const personalApps = ['slack', 'telegram', 'discord', 'sms', 'whatsapp'] as const;
 /** How a person's phone gets items through Twilio (phone_numbers.channel). */
 export const phoneChannels = ['sms', 'whatsapp'] as const;
 /** How often a person's email digest goes out. */

@@ -1,3 +1,4 @@
+import { personalApps } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamps, ts } from './columns';
@@ -67,6 +68,8 @@ export const notificationPreferences = pgTable(
     quietHoursAllowLevels: text('quiet_hours_allow_levels').notNull().default('error'),
     timezone: text('timezone').notNull().default('UTC'),
     mutedChannels: uuid('muted_channels').array().notNull().default([]),
+    // The apps that never message this person directly (enums.ts personalApps).
+    mutedApps: text('muted_apps', { enum: personalApps }).array().notNull().default([]),
     minLevel: text('min_level', { enum: ['info', 'warning', 'error', 'success'] })
       .notNull()
       .default('info'),

@@ -1,0 +1,1 @@
+ALTER TABLE "notification_preferences" ADD COLUMN "muted_apps" text[] DEFAULT '{}' NOT NULL;
