@@ -76,8 +76,8 @@ export function sustainedTables(run: SustainedRun, context: Awaited<ReturnType<t
     `| database size | ${round(databaseMiB.before)} → ${round(databaseMiB.after)} MiB ` +
       `(+${round(databaseMiB.after - databaseMiB.before)} MiB) |`,
     `| streams open at the end | ${thousands(streams.stillOpen)} of ${thousands(streams.opened)} |`,
-    `| errors in all | ${errors} (${run.unanswered} items left unanswered at the stop, ` +
-      `${run.repeatedDeliveries} repeated deliveries) |`,
+    `| errors in all | ${errors} (besides: created but not yet answered at the stop ${run.unanswered}, ` +
+      `deliveries repeated ${run.repeatedDeliveries}) |`,
     '',
     ...perMinute(run),
   ].join('\n');
