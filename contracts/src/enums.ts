@@ -15,6 +15,7 @@ export const answerChannels = [
   'mcp',
   'telegram',
   'discord',
+  'teams',
   'sms',
   'whatsapp',
 ] as const;
@@ -26,6 +27,7 @@ export const deliveryKinds = [
   'slack',
   'telegram',
   'discord',
+  'teams',
   'sms',
   'whatsapp',
 ] as const;
@@ -33,7 +35,7 @@ export const deliveryKinds = [
  * The apps that reach a person directly (their direct messages, their phone): each person may
  * mute any of them (notification_preferences.muted_apps) without unlinking it.
  */
-export const personalApps = ['slack', 'telegram', 'discord', 'sms', 'whatsapp'] as const;
+export const personalApps = ['slack', 'telegram', 'discord', 'teams', 'sms', 'whatsapp'] as const;
 /** How a person's phone gets items through Twilio (phone_numbers.channel). */
 export const phoneChannels = ['sms', 'whatsapp'] as const;
 /** How often a person's email digest goes out. */

@@ -19,7 +19,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, means: 'Missing, unknown, expired or revoked bearer token' },
   invalid_signature: {
     status: 401,
-    means: 'A signed inbound request (Slack, Telegram, Discord, Twilio) failed its signature check',
+    means: 'A signed inbound request (Slack, Telegram, Discord, Teams, Twilio) failed its signature check',
   },
   plan_limit_exceeded: { status: 402, means: 'A plan limit was reached (`key`, `limit`, `current`)' },
   permission_denied: { status: 403, means: 'The caller lacks a permission (`required` names it)' },
@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   slack_not_connected: { status: 409, means: 'No Slack workspace is connected' },
   telegram_not_connected: { status: 409, means: 'No Telegram bot is connected' },
   discord_not_connected: { status: 409, means: 'No Discord application is connected' },
+  teams_not_connected: { status: 409, means: 'No Microsoft Teams bot is connected' },
   twilio_not_connected: { status: 409, means: 'No Twilio account is connected' },
   phone_taken: { status: 409, means: 'Another member of the organization uses this phone number' },
   notification_used: { status: 409, means: "A notification's answer token was used already" },
@@ -105,6 +106,7 @@ export const ERROR_CODES = {
   slack_not_configured: { status: 503, means: 'Slack is not configured on this server' },
   telegram_not_configured: { status: 503, means: 'Telegram is not configured on this server' },
   discord_not_configured: { status: 503, means: 'Discord is not configured on this server' },
+  teams_not_configured: { status: 503, means: 'Microsoft Teams is not configured on this server' },
   twilio_not_configured: { status: 503, means: 'Twilio (SMS and WhatsApp) is not configured on this server' },
   service_unavailable: { status: 503, means: 'A process behind the gateway is not up (`Retry-After`)' },
 } as const satisfies Record<string, { status: number; means: string }>;

@@ -26,6 +26,7 @@ import { schedulesProcedures } from './schedules/procedures';
 import { settingsProcedures } from './settings/procedures';
 import { slackProcedures } from './slack/procedures';
 import { statsProcedures } from './stats/procedures';
+import { teamsProcedures } from './teams/procedures';
 import { telegramProcedures } from './telegram/procedures';
 import { templatesProcedures } from './templates/procedures';
 import { twilioProcedures } from './twilio/procedures';
@@ -54,6 +55,7 @@ export const appContract = {
   slack: slackProcedures,
   telegram: telegramProcedures,
   discord: discordProcedures,
+  teams: teamsProcedures,
   twilio: twilioProcedures,
   gate: gateProcedures,
   retention: retentionProcedures,

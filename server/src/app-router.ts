@@ -23,6 +23,7 @@ import { schedulesRouter } from './modules/schedules/router';
 import { settingsRouter } from './modules/settings/router';
 import { slackRouter } from './modules/slack/router';
 import { statsRouter } from './modules/stats/router';
+import { teamsRouter } from './modules/teams/router';
 import { telegramRouter } from './modules/telegram/router';
 import { templatesRouter } from './modules/templates/router';
 import { twilioRouter } from './modules/twilio/router';
@@ -53,6 +54,7 @@ export const appRouter = router({
   slack: slackRouter,
   telegram: telegramRouter,
   discord: discordRouter,
+  teams: teamsRouter,
   twilio: twilioRouter,
   gate: gateRouter,
   retention: retentionRouter,

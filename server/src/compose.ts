@@ -16,6 +16,7 @@ import { createMailer } from './mail/mailer';
 import { createPayments, syncPlanPrices } from './modules/billing/payments';
 import { createDiscordConfig } from './modules/discord/discord-config';
 import { createSlackConfig } from './modules/slack/slack-config';
+import { createTeamsConfig } from './modules/teams/teams-config';
 import { createTelegramConfig } from './modules/telegram/telegram-config';
 import { createTwilioConfig } from './modules/twilio/twilio-config';
 import { EventHub } from './realtime/event-hub';
@@ -71,6 +72,7 @@ export async function createDeps(
     slack: createSlackConfig(env),
     telegram: createTelegramConfig(env),
     discord: createDiscordConfig(env),
+    teams: createTeamsConfig(env),
     twilio: createTwilioConfig(env),
     credentials,
     orgFacts,

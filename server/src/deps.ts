@@ -13,6 +13,7 @@ import type { Mailer } from './mail/mailer';
 import type { Payments } from './modules/billing/payments';
 import type { DiscordConfig } from './modules/discord/discord-config';
 import type { SlackConfig } from './modules/slack/slack-config';
+import type { TeamsConfig } from './modules/teams/teams-config';
 import type { TelegramConfig } from './modules/telegram/telegram-config';
 import type { TwilioConfig } from './modules/twilio/twilio-config';
 import type { EventHub } from './realtime/event-hub';
@@ -43,6 +44,8 @@ export type Deps = {
   telegram: TelegramConfig | null;
   /** Discord's configuration (null: Discord answers 503). */
   discord: DiscordConfig | null;
+  /** Microsoft Teams' configuration (null: Teams answers 503). */
+  teams: TeamsConfig | null;
   /** Twilio's configuration, for SMS and WhatsApp (null: Twilio answers 503). */
   twilio: TwilioConfig | null;
   /** Resolved identities, invalidated by the database (absent: every request asks it). */

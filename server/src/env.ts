@@ -168,6 +168,12 @@ export const ZEnv = z
     DISCORD_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** Discord's REST API base, when not its own (a local fake in tests). */
     DISCORD_API_URL: optional.pipe(z.url().optional()),
+    /** Microsoft Teams (docs/channels.md): encrypts the bots' client secrets at rest. */
+    TEAMS_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Bot Framework's OpenID metadata, which names the keys inbound activities are signed with. */
+    TEAMS_OPENID_URL: optional.pipe(z.url().optional()),
+    /** Microsoft Entra's sign-in origin, where a bot gets its tokens for the Bot Connector. */
+    TEAMS_LOGIN_URL: optional.pipe(z.url().optional()),
     /** Twilio, for SMS and WhatsApp (docs/configuration.md): encrypts the organizations' auth tokens at rest. */
     TWILIO_TOKEN_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** Twilio's REST API origin, when not its own (a local fake in tests). */

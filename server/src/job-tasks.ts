@@ -10,6 +10,12 @@ import { ZCallbackJob, ZDeliveryJob } from './delivery/delivery-job';
 /** Why an item reaches a person (send_email): created, then assigned, reminded, escalated. */
 export const MAIL_REASONS = ['created', 'assigned', 'reminded', 'escalated'] as const;
 
+/**
+ * Why a chat message or text is sent: a new item, or a notification of one (assigned, reminder,
+ * escalation) that follows an earlier message with a nudge.
+ */
+const reason = z.enum(MAIL_REASONS).default('created');
+
 /** A webhook delivery's first attempt: the body is built and frozen from the event then. */
 export const ZWebhookFirstAttempt = z.object({
   webhook_id: z.uuid(),
@@ -29,6 +35,7 @@ export const JOB_TASKS = {
     org_id: z.uuid(),
     slack_channel_id: z.string(),
     delivery_id: z.uuid(),
+    reason,
   }),
   slack_update_item: z.object({
     item_id: z.uuid(),
@@ -41,6 +48,7 @@ export const JOB_TASKS = {
     org_id: z.uuid(),
     chat_id: z.string(),
     delivery_id: z.uuid(),
+    reason,
   }),
   telegram_update_item: z.object({
     item_id: z.uuid(),
@@ -53,8 +61,22 @@ export const JOB_TASKS = {
     org_id: z.uuid(),
     discord_channel_id: z.string(),
     delivery_id: z.uuid(),
+    reason,
   }),
   discord_update_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    event: z.string(),
+    delivery_id: z.uuid(),
+  }),
+  teams_post_item: z.object({
+    item_id: z.uuid(),
+    org_id: z.uuid(),
+    conversation_id: z.string(),
+    delivery_id: z.uuid(),
+    reason,
+  }),
+  teams_update_item: z.object({
     item_id: z.uuid(),
     org_id: z.uuid(),
     event: z.string(),
@@ -65,6 +87,7 @@ export const JOB_TASKS = {
     org_id: z.uuid(),
     user_id: z.uuid(),
     delivery_id: z.uuid(),
+    reason,
   }),
   twilio_close_item: z.object({
     item_id: z.uuid(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatAppRoute } from '../chat/chat-app-meta';
 import type { Meta } from '../meta';
 
 const SNOWFLAKE = /^\d{15,21}$/;
@@ -51,91 +52,41 @@ export type PutDiscordRouteInput = z.infer<typeof ZPutDiscordRouteInput>;
 
 export const ZDiscordRouteRef = z.strictObject({ channel_id: z.uuid() });
 
-const tags = ['discord'];
-const protect = true;
-const unavailable = 'Without Discord configuration: 503 {"error":"discord is not configured"}.';
-const path = <P extends string>(p: P) => `/discord${p}` as const;
+const route = chatAppRoute('discord', 'Discord');
 export const discordMeta = {
-  status: {
-    openapi: {
-      method: 'GET',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary: "The organization's Discord application, if connected (org.manage)",
-      description: unavailable,
-    },
-  },
-  connect: {
-    openapi: {
-      method: 'PUT',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary:
-        "Connect the organization's Discord application by its bot token: Beckon registers its /beckon-link command (org.manage; plan gate: discord_applications)",
-      description: `400 when Discord refuses the token, 402 on a plan without Discord (Free). ${unavailable}`,
-    },
-  },
-  disconnect: {
-    openapi: {
-      method: 'DELETE',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary: 'Disconnect the application: its token, routes, links and message records go (org.manage)',
-      description: unavailable,
-    },
-  },
-  routes: {
-    openapi: {
-      method: 'GET',
-      path: path('/routes'),
-      protect,
-      tags,
-      summary: 'Which Beckon channel posts to which Discord channel (org.manage)',
-      description: unavailable,
-    },
-  },
-  putRoute: {
-    openapi: {
-      method: 'PUT',
-      path: path('/routes/{channel_id}'),
-      protect,
-      tags,
-      summary: "Post a Beckon channel's new items to a Discord channel (created or replaced; org.manage)",
-      description: `400 for a channel the bot cannot see, 409 when no application is connected. ${unavailable}`,
-    },
-  },
-  deleteRoute: {
-    openapi: {
-      method: 'DELETE',
-      path: path('/routes/{channel_id}'),
-      protect,
-      tags,
-      summary: "Stop posting a Beckon channel's items to Discord (org.manage)",
-      description: unavailable,
-    },
-  },
-  link: {
-    openapi: {
-      method: 'POST',
-      path: path('/links'),
-      protect,
-      tags,
-      summary:
-        "Start linking the person's Discord account: a one-time code for the application's /beckon-link command (a person's session)",
-      description: `409 when no application is connected. ${unavailable}`,
-    },
-  },
-  linkStatus: {
-    openapi: {
-      method: 'GET',
-      path: path('/links/me'),
-      protect,
-      tags,
-      summary: "Whether the person's Discord account is linked (a person's session)",
-      description: unavailable,
-    },
-  },
+  status: route('GET', '/connection', "The organization's Discord application, if connected (org.manage)"),
+  connect: route(
+    'PUT',
+    '/connection',
+    "Connect the organization's Discord application by its bot token: Beckon registers its /beckon-link command (org.manage; plan gate: discord_applications)",
+    '400 when Discord refuses the token, 402 on a plan without Discord (Free).',
+  ),
+  disconnect: route(
+    'DELETE',
+    '/connection',
+    'Disconnect the application: its token, routes, links and message records go (org.manage)',
+  ),
+  routes: route('GET', '/routes', 'Which Beckon channel posts to which Discord channel (org.manage)'),
+  putRoute: route(
+    'PUT',
+    '/routes/{channel_id}',
+    "Post a Beckon channel's new items to a Discord channel (created or replaced; org.manage)",
+    '400 for a channel the bot cannot see, 409 when no application is connected.',
+  ),
+  deleteRoute: route(
+    'DELETE',
+    '/routes/{channel_id}',
+    "Stop posting a Beckon channel's items to Discord (org.manage)",
+  ),
+  link: route(
+    'POST',
+    '/links',
+    "Start linking the person's Discord account: a one-time code for the application's /beckon-link command (a person's session)",
+    '409 when no application is connected.',
+  ),
+  linkStatus: route(
+    'GET',
+    '/links/me',
+    "Whether the person's Discord account is linked (a person's session)",
+  ),
 } satisfies Record<string, Meta>;

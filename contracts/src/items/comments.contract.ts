@@ -41,6 +41,11 @@ export const ZTimelineEntry = z
         "The actor's display name (a person's name, else email; an agent's name); null for the system",
       ),
     data: z.record(z.string(), z.unknown()).nullable(),
+    names: z
+      .record(z.string(), z.string())
+      .describe(
+        'Display names of the people its data refers to by id: those a delegate acted for (on_behalf_of), those away and the delegates notified in their place (delegated)',
+      ),
     created_at: z.string(),
   })
   .meta({ id: 'TimelineEntry' });

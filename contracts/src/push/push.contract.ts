@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { itemLevels, itemStatuses } from '../enums';
+import { itemLevels, itemStatuses, personalApps } from '../enums';
 import type { Meta } from '../meta';
 
 const HHMM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
@@ -26,6 +26,9 @@ export const ZPreferences = z
     quiet_hours_allow_levels: z.string().describe('Comma-separated levels pushed even in quiet hours'),
     timezone: z.string().describe('IANA time zone the quiet hours are read in'),
     muted_channels: z.array(z.uuid()).describe('Channels of this organization that never push'),
+    muted_apps: z
+      .array(z.enum(personalApps))
+      .describe('Apps that never message this person directly (their DMs, their phone); their links stay'),
     min_level: z
       .enum(itemLevels)
       .describe('Push only items at or above this level (info < success < warning < error)'),
@@ -60,6 +63,11 @@ export const ZUpdatePreferencesInput = z.strictObject({
     .refine(isTimeZone, { error: 'not an IANA time zone (Area/Location, or UTC)' })
     .optional(),
   muted_channels: z.array(z.uuid()).max(500).optional(),
+  muted_apps: z
+    .array(z.enum(personalApps))
+    .max(personalApps.length)
+    .transform((apps) => [...new Set(apps)])
+    .optional(),
   min_level: z.enum(itemLevels).optional(),
 });
 export type UpdatePreferencesInput = z.infer<typeof ZUpdatePreferencesInput>;
@@ -193,7 +201,13 @@ export const pushMeta = {
     },
   },
   preferences: {
-    openapi: { method: 'GET', path: '/me/preferences', protect, tags, summary: 'Your push preferences' },
+    openapi: {
+      method: 'GET',
+      path: '/me/preferences',
+      protect,
+      tags,
+      summary: 'Your notification preferences (push, mail, direct messages and texts)',
+    },
   },
   updatePreferences: {
     openapi: {
@@ -201,9 +215,9 @@ export const pushMeta = {
       path: '/me/preferences',
       protect,
       tags,
-      summary: 'Change your push preferences (fields left out stay as they are)',
+      summary: 'Change your notification preferences (fields left out stay as they are)',
       description:
-        'muted_channels replaces the mutes of this organization; an id that is not one of its channels is a 400.',
+        'Quiet hours, the minimum level and muted channels apply to every way an item reaches you (push, mail, direct messages in Slack, Telegram and Discord, SMS and WhatsApp texts); muted_apps silences the apps named without unlinking them. muted_channels replaces the mutes of this organization; an id that is not one of its channels is a 400.',
     },
   },
 } satisfies Record<string, Meta>;

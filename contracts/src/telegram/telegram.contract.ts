@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatAppRoute } from '../chat/chat-app-meta';
 import type { Meta } from '../meta';
 
 export const ZTelegramConnection = z
@@ -47,91 +48,41 @@ export type PutTelegramRouteInput = z.infer<typeof ZPutTelegramRouteInput>;
 
 export const ZTelegramRouteRef = z.strictObject({ channel_id: z.uuid() });
 
-const tags = ['telegram'];
-const protect = true;
-const unavailable = 'Without Telegram configuration: 503 {"error":"telegram is not configured"}.';
-const path = <P extends string>(p: P) => `/telegram${p}` as const;
+const route = chatAppRoute('telegram', 'Telegram');
 export const telegramMeta = {
-  status: {
-    openapi: {
-      method: 'GET',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary: "The organization's Telegram bot, if connected (org.manage)",
-      description: unavailable,
-    },
-  },
-  connect: {
-    openapi: {
-      method: 'PUT',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary:
-        "Connect the organization's Telegram bot by its token: Beckon sets its webhook (org.manage; plan gate: telegram_bots)",
-      description: `400 when Telegram refuses the token, 402 on a plan without Telegram (Free). ${unavailable}`,
-    },
-  },
-  disconnect: {
-    openapi: {
-      method: 'DELETE',
-      path: path('/connection'),
-      protect,
-      tags,
-      summary: 'Disconnect the bot: its webhook, token, routes, links and message records go (org.manage)',
-      description: unavailable,
-    },
-  },
-  routes: {
-    openapi: {
-      method: 'GET',
-      path: path('/routes'),
-      protect,
-      tags,
-      summary: 'Which Beckon channel posts to which Telegram chat (org.manage)',
-      description: unavailable,
-    },
-  },
-  putRoute: {
-    openapi: {
-      method: 'PUT',
-      path: path('/routes/{channel_id}'),
-      protect,
-      tags,
-      summary: "Post a Beckon channel's new items to a Telegram chat (created or replaced; org.manage)",
-      description: `400 for a chat the bot cannot see, 409 when no bot is connected. ${unavailable}`,
-    },
-  },
-  deleteRoute: {
-    openapi: {
-      method: 'DELETE',
-      path: path('/routes/{channel_id}'),
-      protect,
-      tags,
-      summary: "Stop posting a Beckon channel's items to Telegram (org.manage)",
-      description: unavailable,
-    },
-  },
-  link: {
-    openapi: {
-      method: 'POST',
-      path: path('/links'),
-      protect,
-      tags,
-      summary:
-        "Start linking the person's Telegram account: the bot's deep link with a one-time code (a person's session)",
-      description: `Opening the link in Telegram sends the bot /start <code>, which links that Telegram account. 409 when no bot is connected. ${unavailable}`,
-    },
-  },
-  linkStatus: {
-    openapi: {
-      method: 'GET',
-      path: path('/links/me'),
-      protect,
-      tags,
-      summary: "Whether the person's Telegram account is linked (a person's session)",
-      description: unavailable,
-    },
-  },
+  status: route('GET', '/connection', "The organization's Telegram bot, if connected (org.manage)"),
+  connect: route(
+    'PUT',
+    '/connection',
+    "Connect the organization's Telegram bot by its token: Beckon sets its webhook (org.manage; plan gate: telegram_bots)",
+    '400 when Telegram refuses the token, 402 on a plan without Telegram (Free).',
+  ),
+  disconnect: route(
+    'DELETE',
+    '/connection',
+    'Disconnect the bot: its webhook, token, routes, links and message records go (org.manage)',
+  ),
+  routes: route('GET', '/routes', 'Which Beckon channel posts to which Telegram chat (org.manage)'),
+  putRoute: route(
+    'PUT',
+    '/routes/{channel_id}',
+    "Post a Beckon channel's new items to a Telegram chat (created or replaced; org.manage)",
+    '400 for a chat the bot cannot see, 409 when no bot is connected.',
+  ),
+  deleteRoute: route(
+    'DELETE',
+    '/routes/{channel_id}',
+    "Stop posting a Beckon channel's items to Telegram (org.manage)",
+  ),
+  link: route(
+    'POST',
+    '/links',
+    "Start linking the person's Telegram account: the bot's deep link with a one-time code (a person's session)",
+    'Opening the link in Telegram sends the bot /start <code>, which links that Telegram account. 409 when no bot is connected.',
+  ),
+  linkStatus: route(
+    'GET',
+    '/links/me',
+    "Whether the person's Telegram account is linked (a person's session)",
+  ),
 } satisfies Record<string, Meta>;

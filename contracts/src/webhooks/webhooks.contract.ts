@@ -53,7 +53,7 @@ export const ZDelivery = z
     kind: z
       .enum(deliveryKinds)
       .describe(
-        'callback or webhook (HTTP), email (a mail: url is mailto:, status_code the SMTP reply), slack (a Slack Web API call: url is the method), telegram (a Bot API call: url is the method, without the token), discord (a REST call: url is the route)',
+        'callback or webhook (HTTP), email (a mail: url is mailto:, status_code the SMTP reply), slack (a Slack Web API call: url is the method), telegram (a Bot API call: url is the method, without the token), discord (a REST call: url is the route), teams (a Bot Connector call: url is the activity route at the conversation service URL)',
       ),
     webhook_id: z.uuid().nullable(),
     item_id: z.uuid().nullable(),

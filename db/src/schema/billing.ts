@@ -19,6 +19,8 @@ export const plans = pgTable('plans', {
   telegramBots: integer('telegram_bots'),
   /** Connected Discord applications (0: not on this plan). */
   discordApplications: integer('discord_applications'),
+  /** Connected Microsoft Teams bots (0: not on this plan). */
+  teamsBots: integer('teams_bots'),
   /** Connected Twilio accounts, for SMS and WhatsApp (0: not on this plan). */
   twilioAccounts: integer('twilio_accounts'),
   /** Bytes of attachment files an organization may keep in all (the sum of their sizes). */

@@ -3,7 +3,7 @@ import { createdAt, ts } from './columns';
 import { organizations, users } from './orgs';
 
 /** The chat apps a person links an account of with a one-time code (modules/chat/link-codes.ts). */
-export const chatProviders = ['telegram', 'discord'] as const;
+export const chatProviders = ['telegram', 'discord', 'teams'] as const;
 
 /**
  * A one-time code a person made in the dashboard to link their account of a chat app: whoever

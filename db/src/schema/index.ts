@@ -16,5 +16,6 @@ export * from './retention';
 export * from './schedules';
 export * from './settings';
 export * from './slack';
+export * from './teams';
 export * from './telegram';
 export * from './twilio';

@@ -68,6 +68,8 @@ export const slackMessages = pgTable(
       .notNull()
       .references(() => slackConnections.orgId, { onDelete: 'cascade' }),
     slackChannelId: text('slack_channel_id').notNull(),
+    // Where the message was asked to go: the channel, or a person's user id for their DM.
+    postedTo: text('posted_to'),
     ts: text('ts').notNull(),
     createdAt: createdAt(),
   },

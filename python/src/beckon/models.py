@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, Required, Self, TypedDict
 Level = Literal["info", "warning", "error", "success"]
 Status = Literal["open", "answered", "dismissed", "archived", "expired", "withdrawn"]
 ActorType = Literal["user", "agent", "system", "policy"]
-AnsweredVia = Literal["email", "slack", "push", "mcp", "telegram", "discord", "sms", "whatsapp"]
+AnsweredVia = Literal["email", "slack", "push", "mcp", "telegram", "discord", "teams", "sms", "whatsapp"]
 
 
 class SelectOption(TypedDict):

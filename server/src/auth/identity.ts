@@ -1,7 +1,7 @@
 /**
  * What the credential is: a person's session (or OAuth token), an API key, an inbound webhook's
- * URL token, a signed link from a mail acting for the person it was sent to, or a Slack, Telegram
- * or Discord user linked to the person.
+ * URL token, a signed link from a mail acting for the person it was sent to, or a Slack, Telegram,
+ * Discord or Teams user linked to the person.
  */
 /**
  * `mcp_elicitation`: the person behind an agent's credential, answering in their MCP client (a
@@ -15,6 +15,7 @@ export type IdentitySource =
   | 'slack_link'
   | 'telegram_link'
   | 'discord_link'
+  | 'teams_link'
   | 'push_link'
   | 'phone_link'
   | 'mcp_elicitation';

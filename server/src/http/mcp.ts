@@ -1,13 +1,15 @@
+import { listenOnDedicatedConnection } from '@beckon/db';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { agentServer } from '../mcp/agent-server';
-import { appsDeclared, appsFromSession, appsSessionId } from '../mcp/app';
+import { Conversations, ownerOf, passedOn, REPLIES_CHANNEL, relayed, repliesOf } from '../mcp/conversation';
 import { AGENT_ENGINE, type McpEngine } from '../mcp/engine';
+import { declaredAtInitialize, issueSession, type LegacySession, sessionOf } from '../mcp/legacy-session';
 import { UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/modern';
-import { type Method, RpcError } from '../mcp/rpc';
+import { type Method, type RpcContext, RpcError } from '../mcp/rpc';
 import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
@@ -97,11 +99,19 @@ function refusal(request: FastifyRequest, version: string | undefined) {
   return null;
 }
 
-/** An `initialize` whose client declares the MCP App extension (app.ts). */
-function initializeDeclaresApps(request: FastifyRequest): boolean {
+/** What an `initialize` declares (legacy-session.ts); null for any other request. */
+function initializeDeclares(request: FastifyRequest) {
   const body = request.body as { method?: unknown; params?: { capabilities?: unknown } } | null;
-  if (!body || typeof body !== 'object' || Array.isArray(body) || body.method !== 'initialize') return false;
-  return appsDeclared(body.params?.capabilities);
+  if (!body || typeof body !== 'object' || Array.isArray(body) || body.method !== 'initialize') return null;
+  return declaredAtInitialize(body.params?.capabilities);
+}
+
+/** Whether answering `message` may talk to the client (the engine's `converses`): an event stream. */
+function converses(engine: McpEngine['legacy'], body: unknown): boolean {
+  const message = body as Message | null;
+  if (!engine.converses || !message || typeof message !== 'object' || Array.isArray(message)) return false;
+  if (typeof message.method !== 'string') return false;
+  return engine.converses(message.method, (message.params ?? {}) as Record<string, unknown>);
 }
 
 async function answer(
@@ -110,7 +120,8 @@ async function answer(
   identity: Identity,
   version: string | undefined,
   names: ToolNames,
-  apps: boolean,
+  session: LegacySession,
+  conversations: Conversations,
   message: Message,
   reply: FastifyReply,
   shutdown: AbortSignal,
@@ -118,7 +129,9 @@ async function answer(
   const closed = new AbortController();
   reply.raw.on('close', () => closed.abort());
   const signal = AbortSignal.any([closed.signal, shutdown]);
-  const ctx = { deps, identity, protocolVersion: version, signal, names, apps };
+  const ctx: RpcContext = { deps, identity, protocolVersion: version, signal, names, apps: session.apps };
+  const sessionId = session.id;
+  if (sessionId !== undefined) ctx.setLogLevel = (level) => conversations.setLevel(sessionId, level);
   const params = (message.params ?? {}) as Record<string, unknown>;
   try {
     const result = await (methods[message.method as string] as Method)(ctx, params);
@@ -134,6 +147,26 @@ async function answer(
 }
 
 /**
+ * With an engine that converses, a client's answer may reach another process than the one whose
+ * call waits for it: each process passes on what it did not ask for (REPLIES_CHANNEL) and takes
+ * what others pass on, on a connection of its own.
+ */
+function passAnswersOn(app: FastifyInstance, deps: Deps, engine: McpEngine, conversations: Conversations) {
+  const url = deps.env.DATABASE_URL;
+  if (!engine.legacy.converses || !url) return;
+  let listening: { close: () => Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    listening = await listenOnDedicatedConnection(url, 'beckon-mcp-answers', REPLIES_CHANNEL, {
+      onnotify: (payload) => {
+        const passed = relayed(payload);
+        if (passed) conversations.answered(passed.owner, passed.reply);
+      },
+    });
+  });
+  app.addHook('onClose', async () => listening?.close());
+}
+
+/**
  * POST /mcp: the agent tool interface (MCP over Streamable HTTP, stateless). The bearer token (API
  * key or OAuth access token) is resolved first: without one, 401 and the challenge that points to
  * the OAuth metadata. Common requests take the lean path; the rest get an SDK server and
@@ -143,6 +176,8 @@ export function registerMcp(app: FastifyInstance, deps: Deps, engine: McpEngine 
   // Calls that wait (wait_seconds, tasks/result) end when the process stops, so it can.
   const shutdown = new AbortController();
   app.addHook('preClose', async () => shutdown.abort());
+  const conversations = new Conversations();
+  passAnswersOn(app, deps, engine, conversations);
   // A foreign Origin is refused before this (http/mcp-origin.ts, registered ahead of the rate limit).
   app.post('/mcp', { preHandler: rejectLimitedMcp }, async (request, reply) => {
     const identity = await authenticate(deps, request);
@@ -162,9 +197,24 @@ export function registerMcp(app: FastifyInstance, deps: Deps, engine: McpEngine 
     const header = request.headers['mcp-protocol-version'];
     const version = typeof header === 'string' ? header : undefined;
     const names = toolNames(deps, request, version);
-    const initialize = initializeDeclaresApps(request);
-    const apps = initialize || (await appsFromSession(deps.env, identity, request.headers['mcp-session-id']));
-    const message = lean(engine.legacy.methods, request, version);
+    // A client answering what the server asked in a call's stream (conversation.ts).
+    const replies = repliesOf(request.body);
+    if (replies) {
+      const owner = ownerOf(identity);
+      for (const answer of replies)
+        if (!conversations.answered(owner, answer) && engine.legacy.converses && passedOn(answer))
+          await deps.sql`select pg_notify(${REPLIES_CHANNEL}, ${JSON.stringify({ owner, reply: answer })})`.catch(
+            // Over Postgres's 8000 bytes: only the process that asked can take it.
+            (error: unknown) => deps.log.warn({ err: error }, 'an MCP answer could not be passed on'),
+          );
+      return reply.code(202).send();
+    }
+    const declared = initializeDeclares(request);
+    const session: LegacySession = declared
+      ? { id: undefined, ...declared }
+      : await sessionOf(deps.env, identity, request.headers['mcp-session-id']);
+    const streamed = converses(engine.legacy, request.body);
+    const message = streamed ? null : lean(engine.legacy.methods, request, version);
     if (message)
       return answer(
         engine.legacy.methods,
@@ -172,19 +222,31 @@ export function registerMcp(app: FastifyInstance, deps: Deps, engine: McpEngine 
         identity,
         version,
         names,
-        apps,
+        session,
+        conversations,
         message,
         reply,
         shutdown.signal,
       );
     const refused = refusal(request, version);
     if (refused) return reply.code(refused.status).send(refused.body);
-    const server = agentServer(deps, identity, version, names, apps, engine.legacy, shutdown.signal);
-    if (initialize) reply.raw.setHeader('mcp-session-id', await appsSessionId(deps.env, identity));
+    const server = agentServer(
+      deps,
+      identity,
+      version,
+      names,
+      session,
+      engine.legacy,
+      conversations,
+      shutdown.signal,
+    );
+    // A session id only when there is something to carry: Apps, or an engine that converses.
+    if (declared && (declared.apps || engine.legacy.converses))
+      reply.raw.setHeader('mcp-session-id', await issueSession(deps.env, identity, declared));
     const progress = JSON.stringify(request.body ?? null).includes('"progressToken"');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: !progress,
+      enableJsonResponse: !progress && !streamed,
     });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -94,9 +94,11 @@ export const THROWN: Record<string, Record<string, string>> = {
     '503': 'Slack is not configured on this server',
   },
   ...Object.fromEntries(
-    (['telegram', 'discord'] as const).flatMap((app) => {
-      const name = app === 'telegram' ? 'Telegram' : 'Discord';
-      const what = app === 'telegram' ? 'Telegram bot' : 'Discord application';
+    (['telegram', 'discord', 'teams'] as const).flatMap((app) => {
+      const name = { telegram: 'Telegram', discord: 'Discord', teams: 'Microsoft Teams' }[app];
+      const what = { telegram: 'Telegram bot', discord: 'Discord application', teams: 'Microsoft Teams bot' }[
+        app
+      ];
       const unavailable = { '503': `${name} is not configured on this server` };
       const notConnected = { '409': `No ${what} is connected`, ...unavailable };
       return [
@@ -104,7 +106,10 @@ export const THROWN: Record<string, Record<string, string>> = {
         [
           `PUT /${app}/connection`,
           {
-            '400': `${name} does not accept the token`,
+            '400':
+              app === 'teams'
+                ? 'Microsoft Entra does not accept the app id and secret'
+                : `${name} does not accept the token`,
             '402': `The plan allows no ${what}`,
             ...unavailable,
           },
@@ -115,6 +120,7 @@ export const THROWN: Record<string, Record<string, string>> = {
         [`DELETE /${app}/routes/{channel_id}`, unavailable],
         [`POST /${app}/links`, notConnected],
         [`GET /${app}/links/me`, unavailable],
+        ...(app === 'teams' ? [[`GET /${app}/conversations`, unavailable]] : []),
       ];
     }),
   ),

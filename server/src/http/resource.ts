@@ -4,6 +4,7 @@ import { appRouter } from '../app-router';
 import type { Deps } from '../deps';
 import { registerDiscordWebhooks } from '../modules/discord/discord-http';
 import { registerSlackWebhooks } from '../modules/slack/slack-http';
+import { registerTeamsWebhooks } from '../modules/teams/teams-http';
 import { registerTelegramWebhooks } from '../modules/telegram/telegram-http';
 import { registerTwilioWebhooks } from '../modules/twilio/twilio-http';
 import { registerAgentStream } from './agent-stream';
@@ -51,6 +52,7 @@ export async function buildResourceApp(
   registerSlackWebhooks(app, deps);
   registerTelegramWebhooks(app, deps);
   registerDiscordWebhooks(app, deps);
+  registerTeamsWebhooks(app, deps);
   registerTwilioWebhooks(app, deps);
   registerAgentStream(app, deps);
   registerMcp(app, deps);

@@ -7,6 +7,7 @@ import { deliverPushTask } from '../modules/push/deliver-push';
 import { applyRetention } from '../modules/retention/apply-retention';
 import { deleteOrganization } from '../modules/retention/org-deletion';
 import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
+import * as teams from '../modules/teams/deliver-teams';
 import * as telegram from '../modules/telegram/deliver-telegram';
 import { closeItemTask, sendItemTask } from '../modules/twilio/deliver-twilio';
 import { requestContext } from '../request-context';
@@ -60,6 +61,8 @@ function tasks(deps: Deps): TaskList {
     telegram_update_item: telegram.updateItemTask(deps),
     discord_post_item: discord.postItemTask(deps),
     discord_update_item: discord.updateItemTask(deps),
+    teams_post_item: teams.postItemTask(deps),
+    teams_update_item: teams.updateItemTask(deps),
     twilio_send_item: sendItemTask(deps),
     twilio_close_item: closeItemTask(deps),
     expire_item: (payload) => expireItem(deps, payload),

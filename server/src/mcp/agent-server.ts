@@ -21,8 +21,10 @@ import {
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { APPS_EXTENSION } from './app';
+import { CLIENT_REQUESTS, type Conversations } from './conversation';
 import type { McpEngine } from './engine';
-import type { RpcContext } from './rpc';
+import type { LegacySession } from './legacy-session';
+import { type RpcContext, RpcError } from './rpc';
 import type { ToolNames } from './tool-list';
 
 const SCHEMAS = {
@@ -64,10 +66,12 @@ export function agentServer(
   identity: Identity,
   protocolVersion: string | undefined,
   names: ToolNames,
-  apps: boolean,
+  session: LegacySession,
   engine: McpEngine['legacy'],
+  conversations: Conversations,
   shutdown: AbortSignal,
 ): Server {
+  const { apps } = session;
   const capabilities = apps
     ? {
         ...engine.capabilities,
@@ -91,6 +95,26 @@ export function agentServer(
       const token = params._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, shutdown]);
       const ctx: RpcContext = { deps, identity, protocolVersion, signal, names, apps };
+      if (engine.converses?.(method, params)) {
+        const related = { relatedRequestId: extra.requestId };
+        ctx.ask = async (asked, askedParams) => {
+          const needs = CLIENT_REQUESTS[asked];
+          if (!needs || !session.accepts.includes(needs))
+            throw new RpcError(-32600, `the client did not declare the ${needs ?? asked} capability`);
+          const send = async (message: Record<string, unknown>) =>
+            server.transport?.send(message as never, related);
+          return conversations.ask(identity, send, asked, askedParams, signal);
+        };
+        ctx.log = async (level, data, logger) => {
+          if (!conversations.logs(session.id, level)) return;
+          await extra.sendNotification({
+            method: 'notifications/message',
+            params: { level: level as never, data, ...(logger ? { logger } : {}) },
+          });
+        };
+      }
+      const sessionId = session.id;
+      if (sessionId !== undefined) ctx.setLogLevel = (level) => conversations.setLevel(sessionId, level);
       if (token !== undefined) {
         ctx.progress = (progress, total, message) =>
           extra.sendNotification({

@@ -1,12 +1,9 @@
 import { ZItemId } from '@beckon/contracts/items/item.contract';
 import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { z } from 'zod';
-import type { Identity } from '../auth/identity';
-import type { Env } from '../env';
 import { AppError, fieldsFromZod, toAppError } from '../errors';
 import { answerAsRequester } from './answer';
 import { appPage } from './app-page';
-import { signState, verifyState } from './request-state';
 import { callerOf, invalidArguments, type Method, type RpcContext, RpcError, toolResult } from './rpc';
 import { TOOLS, underscored } from './tool-list';
 
@@ -25,39 +22,6 @@ export function appsDeclared(capabilities: unknown): boolean {
   if (!capabilities || typeof capabilities !== 'object') return false;
   const declared = getUiCapability(capabilities as Parameters<typeof getUiCapability>[0]);
   return Array.isArray(declared?.mimeTypes) && declared.mimeTypes.includes(RESOURCE_MIME_TYPE);
-}
-
-/** How long a session id that carries the Apps declaration is honoured (a client initializes again after). */
-const SESSION_TTL_SECONDS = 30 * 24 * 3600;
-
-/**
- * At 2025-03-26 … 2025-11-25 a client declares Apps once, at `initialize`, and Beckon keeps no
- * session: the declaration travels in the `Mcp-Session-Id` Beckon returns (signed, for this
- * credential), which the client sends with every later request. Clients that declare nothing get
- * no session id, as before.
- */
-export const appsSessionId = (env: Env, identity: Identity) =>
-  signState(
-    env,
-    {
-      i: APPS_EXTENSION,
-      o: identity.orgId,
-      c: identity.credentialId,
-      e: Math.floor(Date.now() / 1000) + SESSION_TTL_SECONDS,
-    },
-    'mcp session',
-  );
-
-/** Whether a request's `Mcp-Session-Id` is one Beckon issued to this credential for Apps. */
-export async function appsFromSession(env: Env, identity: Identity, header: unknown): Promise<boolean> {
-  if (typeof header !== 'string') return false;
-  const state = await verifyState(
-    env,
-    header,
-    { orgId: identity.orgId, credentialId: identity.credentialId },
-    'mcp session',
-  );
-  return state?.i === APPS_EXTENSION;
 }
 
 /** What `_meta` tells an Apps host about a tool: the page that renders its result, and who calls it. */

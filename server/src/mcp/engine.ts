@@ -33,6 +33,12 @@ export type McpEngine = {
     methods: Record<string, Method>;
     capabilities: ServerCapabilities;
     instructions: (names: ToolNames) => string | undefined;
+    /**
+     * Whether answering a request may send the client requests or log messages (RpcContext's
+     * `ask` and `log`): such a request is answered as an event stream, and `initialize` gives a
+     * session id that carries the capabilities the client declared. Absent: never.
+     */
+    converses?: (method: string, params: Record<string, unknown>) => boolean;
   };
   /** 2026-07-28: what `server/discover` advertises, and the methods. */
   modern: {

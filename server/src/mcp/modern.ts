@@ -106,7 +106,7 @@ async function callTool(ctx: RpcContext, params: Record<string, unknown>) {
 }
 
 /** The tasks methods answer only clients that declared the extension. */
-function tasksDeclared(ctx: RpcContext) {
+export function tasksDeclared(ctx: RpcContext) {
   if (!ctx.modern?.tasks)
     throw new RpcError(MISSING_CLIENT_CAPABILITY, 'Missing required client capability', {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },

@@ -8,7 +8,14 @@ import { resolveSigningKey } from '../signing-key';
  * item, asked by which credential of which organization, until when. Signed, so a client can only
  * hand back what it was given; opaque to it.
  */
-export type AskState = { i: string; o: string; c: string; e: number };
+export type AskState = {
+  i: string;
+  o: string;
+  c: string;
+  e: number;
+  /** In a session id: the client capabilities its `initialize` declared (legacy-session.ts). */
+  k?: string[];
+};
 
 /**
  * What a signed value is for: a question's `requestState`, or the session id that carries what a

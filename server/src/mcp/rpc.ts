@@ -22,6 +22,16 @@ export type RpcContext = {
   apps?: boolean;
   /** At 2026-07-28: what the request's `_meta` declared (modern.ts). */
   modern?: ModernRequest;
+  /**
+   * At 2025-03-26 … 2025-11-25, for a request answered as an event stream (the engine's
+   * `converses`): asks the client (sampling, elicitation, roots; refused when its `initialize`
+   * did not declare the capability) and resolves with its answer (conversation.ts).
+   */
+  ask?: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Likewise: a `notifications/message`, sent when the session's logging level lets it through. */
+  log?: (level: string, data: unknown, logger?: string) => Promise<void>;
+  /** logging/setLevel: keeps the level for the session (absent when the client has none). */
+  setLogLevel?: (level: string) => void;
 };
 
 /** A 2026-07-28 request's declarations: the client's capabilities, and trace context. */

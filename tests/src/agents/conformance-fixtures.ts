@@ -1,8 +1,11 @@
+import { LOG_LEVELS } from '@beckon/server/mcp/conversation';
 import type { McpEngine } from '@beckon/server/mcp/engine';
-import { MODERN_METHODS, TASKS_EXTENSION } from '@beckon/server/mcp/modern';
+import { TASKS_EXTENSION } from '@beckon/server/mcp/modern';
 import { type Method, RpcError } from '@beckon/server/mcp/rpc';
+import { CLIENT_TOOLS } from './conformance-client-fixtures';
 import { NO_ARGUMENTS, PROMPTS, RESOURCES, TEMPLATE, TOOLS, text } from './conformance-content';
 import { INPUT_TOOLS, inputPrompt } from './conformance-input-fixtures';
+import { callTaskTool, TASK_METHODS, TASK_TOOL_LIST } from './conformance-task-fixtures';
 
 /**
  * The fixtures the official conformance suite's server scenarios call (tools, resources and
@@ -13,16 +16,17 @@ import { INPUT_TOOLS, inputPrompt } from './conformance-input-fixtures';
 
 const notFound = (uri: unknown) => new RpcError(-32602, 'Resource not found', { uri });
 
+const listed = (tools: Record<string, { description: string; inputSchema?: Record<string, unknown> }>) =>
+  Object.entries(tools).map(([name, tool]) => ({
+    name,
+    description: tool.description,
+    inputSchema: tool.inputSchema ?? NO_ARGUMENTS,
+  }));
+
 /** The methods of both revision families (the modern handling adds resultType and _meta). */
 const METHODS: Record<string, Method> = {
   ping: async () => ({}),
-  'tools/list': async () => ({
-    tools: Object.entries(TOOLS).map(([name, tool]) => ({
-      name,
-      description: tool.description,
-      inputSchema: tool.inputSchema ?? NO_ARGUMENTS,
-    })),
-  }),
+  'tools/list': async () => ({ tools: listed(TOOLS) }),
   'tools/call': async (ctx, params) => {
     const tool = TOOLS[String(params.name)];
     if (!tool) throw new RpcError(-32602, `unknown tool: ${String(params.name)}`);
@@ -68,7 +72,22 @@ const METHODS: Record<string, Method> = {
     return { messages: prompt.messages((params.arguments ?? {}) as Record<string, string>) };
   },
   'completion/complete': async () => ({ completion: { values: [], total: 0, hasMore: false } }),
-  'logging/setLevel': async () => ({}),
+  'logging/setLevel': async (ctx, params) => {
+    if (!LOG_LEVELS.includes(String(params.level))) throw new RpcError(-32602, 'unknown logging level');
+    ctx.setLogLevel?.(String(params.level));
+    return {};
+  },
+};
+
+/** 2025: the fixtures that ask the client or log while they run, too. */
+const LEGACY: Record<string, Method> = {
+  ...METHODS,
+  'tools/list': async () => ({ tools: [...listed(TOOLS), ...listed(CLIENT_TOOLS)] }),
+  'tools/call': async (ctx, params) => {
+    const tool = CLIENT_TOOLS[String(params.name)];
+    if (!tool) return (METHODS['tools/call'] as Method)(ctx, params);
+    return tool.call((params.arguments ?? {}) as Record<string, unknown>, ctx);
+  },
 };
 
 const INSTRUCTIONS = "The conformance suite's fixtures on Beckon's MCP handling.";
@@ -108,11 +127,13 @@ const MODERN: Record<string, Method> = {
       description: 'A conformance fixture asking for input',
       inputSchema: NO_ARGUMENTS,
     }));
-    return { tools: [...tools, ...input, CUSTOM_HEADERS_TOOL] };
+    return { tools: [...tools, ...input, CUSTOM_HEADERS_TOOL, ...TASK_TOOL_LIST] };
   }),
   'tools/call': async (ctx, params) => {
     const input = INPUT_TOOLS[String(params.name)];
     if (input) return input(ctx, params);
+    const task = await callTaskTool(ctx, params);
+    if (task) return task;
     if (params.name === CUSTOM_HEADERS_TOOL.name)
       return { content: [text(`Region: ${String((params.arguments as { region?: unknown })?.region)}`)] };
     return (METHODS['tools/call'] as Method)(ctx, params);
@@ -128,15 +149,14 @@ const MODERN: Record<string, Method> = {
   }),
   'prompts/get': async (ctx, params) =>
     params.name === INPUT_PROMPT ? inputPrompt(params) : (METHODS['prompts/get'] as Method)(ctx, params),
-  // Beckon's own: its tasks follow its items, so the suite's task fixtures cannot make one.
-  'tasks/get': MODERN_METHODS['tasks/get'] as Method,
-  'tasks/update': MODERN_METHODS['tasks/update'] as Method,
-  'tasks/cancel': MODERN_METHODS['tasks/cancel'] as Method,
+  // The task fixtures' jobs; other task ids go to Beckon's own methods.
+  ...TASK_METHODS,
 };
 
 export const FIXTURE_ENGINE: McpEngine = {
   legacy: {
-    methods: METHODS,
+    methods: LEGACY,
+    converses: (method, params) => method === 'tools/call' && String(params.name) in CLIENT_TOOLS,
     capabilities: {
       tools: { listChanged: false },
       resources: { subscribe: true, listChanged: false },

@@ -17,8 +17,6 @@ export const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 export type Check = { id: string; status: string; errorMessage?: string };
 
-export const failed = (check: Check) => !['SUCCESS', 'INFO', 'SKIPPED', 'WARNING'].includes(check.status);
-
 /**
  * The CLI's client sends no credentials (it has no option for them): this loopback proxy adds an
  * API key to every request and passes everything else through unchanged.
@@ -67,11 +65,40 @@ export async function runRequirements(url: string, revision: string, outputDir: 
   return { scenarios, output: output() };
 }
 
-/** Scenarios with every check passed, and the others. */
-export function tally(scenarios: Map<string, Check[]>) {
-  const all = [...scenarios];
+/** A check that does not pass: FAILURE, WARNING or ERROR (INFO and SKIPPED report, they pass). */
+const notPassed = (check: Check) => !['SUCCESS', 'INFO', 'SKIPPED'].includes(check.status);
+
+/** Each scenario (sorted by name) with the ids of its checks that do not pass (sorted). */
+export const standing = (scenarios: Map<string, Check[]>): Record<string, string[]> =>
+  Object.fromEntries(
+    [...scenarios.keys()].sort().map((name) => [
+      name,
+      (scenarios.get(name) ?? [])
+        .filter(notPassed)
+        .map((check) => check.id)
+        .sort(),
+    ]),
+  );
+
+/** The same with the names sorted, to compare with a table of conformance-standing.ts. */
+export const sortedStanding = (table: Record<string, string[]>): Record<string, string[]> =>
+  Object.fromEntries(
+    Object.keys(table)
+      .sort()
+      .map((name) => [name, [...(table[name] ?? [])].sort()]),
+  );
+
+/** How many scenarios pass every check, and how many do not. */
+export function tally(report: Record<string, string[]>) {
+  const all = Object.values(report);
   return {
-    passed: all.filter(([, checks]) => !checks.some(failed)).map(([name]) => name),
-    failing: all.filter(([, checks]) => checks.some(failed)).map(([name]) => name),
+    passed: all.filter((ids) => ids.length === 0).length,
+    failed: all.filter((ids) => ids.length > 0).length,
   };
 }
+
+/** The checks that do not pass, with the CLI's messages (shown when the standing differs). */
+export const details = (scenarios: Map<string, Check[]>) =>
+  [...scenarios].flatMap(([name, checks]) =>
+    checks.filter(notPassed).map((check) => `${name}: ${check.id}: ${check.errorMessage ?? check.status}`),
+  );

@@ -296,6 +296,58 @@ describe('the tasks extension at 2026-07-28', () => {
   });
 });
 
+describe("Beckon's tasks on the wire the conformance suite checks (SEP-2663)", () => {
+  const ENVELOPE = ['taskId', 'status', 'result', 'error', 'inputRequests'];
+  it('flat results in milliseconds, no requestState, the result inlined without related-task', async () => {
+    const { key, person } = await agentAccount();
+    const created = (await askAsTask(key.token, 'On the wire?')).body.result!;
+    for (const field of ['ttl', 'pollInterval', 'requestState', 'result', 'error', 'inputRequests', 'task'])
+      expect(created, field).not.toHaveProperty(field);
+    expect(Number.isInteger(created.ttlMs) && (created.ttlMs as number) > 0).toBe(true);
+    expect(Number.isInteger(created.pollIntervalMs) && (created.pollIntervalMs as number) > 0).toBe(true);
+    for (const field of ['createdAt', 'lastUpdatedAt'])
+      expect(String(created[field])).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+    const taskId = created.taskId as string;
+    const working = (await rpc(key.token, 'tasks/get', { taskId }, { tasks: true })).body.result!;
+    expect(working).not.toHaveProperty('requestState');
+
+    const [row] = await database.sql<
+      { item_id: string }[]
+    >`select item_id from mcp_tasks where id = ${taskId}`;
+    await person.post(`/api/items/${row!.item_id}/answer`, { values: { ok: true } });
+    const done = (await rpc(key.token, 'tasks/get', { taskId }, { tasks: true })).body.result!;
+    expect(done).toMatchObject({ resultType: 'complete', status: 'completed' });
+    expect(done).not.toHaveProperty('requestState');
+    const result = done.result as { content: unknown[]; _meta?: Record<string, unknown> };
+    expect(result.content.length).toBeGreaterThan(0);
+    expect(result._meta?.['io.modelcontextprotocol/related-task']).toBeUndefined();
+
+    // Cancelling a finished task is the same empty acknowledgement.
+    const ack = (await rpc(key.token, 'tasks/cancel', { taskId }, { tasks: true })).body.result!;
+    expect(ack).toMatchObject({ resultType: 'complete' });
+    for (const field of ENVELOPE) expect(ack, field).not.toHaveProperty(field);
+    const update = (
+      await rpc(key.token, 'tasks/update', { taskId, inputResponses: { x: {} } }, { tasks: true })
+    ).body.result!;
+    for (const field of ENVELOPE) expect(update, field).not.toHaveProperty(field);
+  });
+
+  it('tasks/result and tasks/list are gone; an unknown task is -32602', async () => {
+    const { key } = await agentAccount();
+    for (const method of ['tasks/result', 'tasks/list'])
+      expect((await rpc(key.token, method, { taskId: 'x' }, { tasks: true })).body.error).toMatchObject({
+        code: -32601,
+      });
+    const unknown = await rpc(
+      key.token,
+      'tasks/get',
+      { taskId: 'tasks-conformance-nonexistent' },
+      { tasks: true },
+    );
+    expect(unknown.body.error).toMatchObject({ code: -32602 });
+  });
+});
+
 describe('subscriptions/listen at 2026-07-28', () => {
   it("acknowledges the items it follows and notifies their changes, another organization's left out", async () => {
     const { key, person } = await agentAccount();

@@ -10,48 +10,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
 import { FIXTURE_ENGINE } from './conformance-fixtures';
 import {
-  type Check,
   CLI_RUN_TIMEOUT_MS,
   credentialProxy,
-  failed,
+  details,
   nodeMajor,
   runRequirements,
+  sortedStanding,
+  standing,
   tally,
 } from './conformance-run';
+import { FIXTURES_STANDING } from './conformance-standing';
 
 /**
- * The official conformance CLI against the suite's own fixtures (conformance-fixtures.ts) served
- * by Beckon's MCP handling: the same POST /mcp code (revisions, headers, sessions, errors, the
- * Origin check) with the fixtures in place of the agent tools. Every scenario of both requirement
- * sets passes, except those listed here with the reason (docs/api.md, "Conformance").
+ * The official conformance CLI against the suite's own fixtures (conformance-fixtures.ts and the
+ * files it imports) served by Beckon's MCP handling: the same POST /mcp code (revisions, headers,
+ * sessions, the client's answers to the server's requests, tasks, errors, the Origin check) with
+ * the fixtures in place of the agent tools. Every scenario of both requirement sets passes
+ * (conformance-standing.ts; docs/api.md, "Conformance").
  */
-const SERVER_REQUESTS =
-  'a 2025 server asks its client (sampling, elicitation) in the event stream of the call, and the client answers with a POST of its own; Beckon keeps no session at the 2025 revisions, so that POST cannot be matched to the call waiting for it (2026-07-28 asks with an input_required result instead, which passes)';
-const TASK_FIXTURES =
-  "needs the suite's task fixtures (slow_compute, greet, failing_job, confirm_delete, multi_input, test_tool_with_task): Beckon's tasks each follow an item (mcp_tasks.item_id), so generic background jobs are not something its engine runs; its tasks methods are served here and pass the checks that need no fixture";
-const CANNOT_PASS: Record<string, Record<string, string>> = {
-  '2025-11-25': {
-    'tools-call-sampling': SERVER_REQUESTS,
-    'tools-call-elicitation': SERVER_REQUESTS,
-    'elicitation-sep1034-defaults': SERVER_REQUESTS,
-    'elicitation-sep1330-enums': SERVER_REQUESTS,
-    'tools-call-with-logging':
-      'logging/setLevel sets a level for a session, which Beckon does not keep at the 2025 revisions, and a call without a progress token is answered as one JSON response, with no stream for notifications/message',
-  },
-  '2026-07-28': Object.fromEntries(
-    [
-      'capability-negotiation',
-      'dispatch-and-envelope',
-      'lifecycle',
-      'mrtr-composition',
-      'mrtr-input',
-      'request-headers',
-      'request-state-removal',
-      'required-task-error',
-      'wire-fields',
-    ].map((name) => [`tasks-${name}`, TASK_FIXTURES]),
-  ),
-};
 
 let server: TestServer;
 let fixtures: FastifyInstance;
@@ -80,27 +56,20 @@ afterAll(async () => {
   if (outputDir) await rm(outputDir, { recursive: true, force: true });
 });
 
-const show = (name: string, checks: Check[]) =>
-  checks.filter(failed).map((check) => `${name}: ${check.id}: ${check.errorMessage ?? check.status}`);
-
 describe.skipIf(nodeMajor < 22)(
   "MCP conformance CLI against the suite's fixtures on Beckon's handling",
   () => {
     for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       it(
-        `passes every ${revision} scenario but those that cannot pass, for the reasons given`,
+        `passes every ${revision} scenario`,
         async () => {
           const { scenarios, output } = await runRequirements(`${proxyUrl}/mcp`, revision, outputDir);
-          const { passed, failing } = tally(scenarios);
-          console.info(`fixtures ${revision}: ${passed.length} passed / ${failing.length} failed`);
-          const unexpected = failing.filter((name) => !(name in CANNOT_PASS[revision]!));
-          expect(
-            unexpected.flatMap((name) => show(name, scenarios.get(name) ?? [])),
-            output,
-          ).toEqual([]);
-          // Each listed scenario still fails (when one passes, it leaves the list).
-          expect(Object.keys(CANNOT_PASS[revision]!).filter((name) => passed.includes(name))).toEqual([]);
-          expect(passed.length).toBeGreaterThan(20);
+          const report = standing(scenarios);
+          const { passed, failed } = tally(report);
+          console.info(`fixtures ${revision}: ${passed} passed / ${failed} failed`);
+          expect(report, [...details(scenarios), output].join('\n')).toEqual(
+            sortedStanding(FIXTURES_STANDING[revision]),
+          );
         },
         CLI_RUN_TIMEOUT_MS,
       );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeDiscord, FakeSlack, FakeTelegram, HttpClient, TestServer } from '../harness';
+import type { FakeDiscord, FakeSlack, FakeTeams, FakeTelegram, HttpClient, TestServer } from '../harness';
 import { connect } from '../slack/setup';
 import {
   BOT_TOKEN,
@@ -12,6 +12,13 @@ import {
   linkTelegram,
   onPlan,
   startChatServer,
+  TEAMS_APP_ID,
+  TEAMS_CHANNEL,
+  TEAMS_SECRET,
+  teamsActivity,
+  teamsCardAction,
+  teamsInstalled,
+  teamsMessage,
   telegramUpdate,
   YES_NO,
 } from './setup';
@@ -20,6 +27,7 @@ let server: TestServer;
 let slack: FakeSlack;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
+let teams: FakeTeams;
 let close: () => Promise<void>;
 let owner: HttpClient;
 let orgId: string;
@@ -30,11 +38,12 @@ const GROUP = -1005555;
 const ALICE = 6001;
 const CHANNEL = '445566778899001122';
 const BOB = '556677889900112233';
+const CAROL = '29:1carol-teams';
 
-/** One organization with Slack, Telegram and Discord all routed from the same channel, and linked people. */
+/** One organization with Slack, Telegram, Discord and Teams all routed from the same channel, and linked people. */
 beforeAll(async () => {
   const started = await startChatServer();
-  ({ server, slack, telegram, discord, close } = started);
+  ({ server, slack, telegram, discord, teams, close } = started);
   const team = await started.f.team(server.resource);
   owner = team.owner;
   orgId = team.org.id;
@@ -54,12 +63,18 @@ beforeAll(async () => {
   await linkTelegram(server, owner, orgId, secret, ALICE);
   const code = (await owner.post<{ code: string }>('/api/discord/links')).body.code;
   await discordInteraction(server, discord, orgId, linkCommand(BOB, code));
+  teams.app(TEAMS_APP_ID, TEAMS_SECRET);
+  await owner.put('/api/teams/connection', { app_id: TEAMS_APP_ID, app_password: TEAMS_SECRET });
+  await teamsActivity(server, teams, orgId, teamsInstalled(CAROL));
+  await owner.put(`/api/teams/routes/${opsId}`, { conversation_id: TEAMS_CHANNEL.id });
+  const teamsCode = (await owner.post<{ code: string }>('/api/teams/links')).body.code;
+  await teamsActivity(server, teams, orgId, teamsMessage(CAROL, `link ${teamsCode}`));
 });
 afterAll(async () => {
   await close?.();
 });
 
-/** An item posted to all three, with the id of each message's first button. */
+/** An item posted to all four apps. */
 async function postedEverywhere() {
   const created = (
     await owner.post<Item>('/api/items', { title: 'Roll out?', channel_id: opsId, form: YES_NO })
@@ -67,6 +82,7 @@ async function postedEverywhere() {
   await slack.waitForMention('chat.postMessage', created.id);
   await telegram.waitForMention('sendMessage', created.id);
   await discord.waitForMention('POST', created.id);
+  await teams.waitForMention('POST', created.id);
   return created;
 }
 
@@ -82,6 +98,34 @@ describe('one answer, every channel told', () => {
     expect(JSON.stringify(slackUpdate.params.blocks)).toContain('via telegram');
     const telegramEdit = await telegram.waitForMention('editMessageText', 'via telegram');
     expect(telegramEdit.params.reply_markup).toEqual({ inline_keyboard: [] });
+    const teamsUpdate = await teams.waitForMention('PUT', created.id);
+    expect(JSON.stringify(teamsUpdate.body)).toContain('via telegram: Yes');
+    const card = (
+      teamsUpdate.body?.attachments as { content: { actions: { type: string }[] } }[] | undefined
+    )?.[0];
+    expect(card?.content.actions.map((a) => a.type)).toEqual(['Action.OpenUrl']);
+  });
+
+  it('answered in Teams: the Telegram, Discord and Slack messages are updated', async () => {
+    const created = await postedEverywhere();
+    const click = teamsCardAction(CAROL, 'answer', { action: `a:${created.id}:0` });
+    const res = await teamsActivity(server, teams, orgId, click);
+    expect(JSON.stringify(res.body)).toContain('via teams: Yes');
+    const discordUpdate = await discord.waitForMention('PATCH', created.id);
+    expect(JSON.stringify(discordUpdate.body)).toContain('via teams: Yes');
+    const slackUpdate = await slack.waitForMention('chat.update', created.id);
+    expect(JSON.stringify(slackUpdate.params.blocks)).toContain('via teams');
+    const telegramEdit = await telegram.waitForMention('editMessageText', 'via teams');
+    expect(telegramEdit.params.reply_markup).toEqual({ inline_keyboard: [] });
+    // The second answer, in another app, changes nothing.
+    const late = await discordInteraction(server, discord, orgId, componentClick(BOB, `a:${created.id}:1`));
+    expect(late.body).toMatchObject({
+      data: { content: 'This item was already decided (answered): nothing changed.' },
+    });
+    expect((await owner.get<Item>(`/api/items/${created.id}`)).body).toMatchObject({
+      response: { ok: true },
+      answered_via: 'teams',
+    });
   });
 
   it('answered in Discord: the Telegram message is edited, and the Slack one updated', async () => {

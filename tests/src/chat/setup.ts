@@ -2,8 +2,10 @@ import {
   deliverUpdate,
   Factories,
   type HttpClient,
+  type SignOptions,
   startFakeDiscord,
   startFakeSlack,
+  startFakeTeams,
   startFakeTelegram,
   startTestServer,
   type TestServer,
@@ -22,33 +24,42 @@ export type Item = {
 
 export const YES_NO = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
-/** A server with Slack, Telegram and Discord configured against their fakes, and the worker running. */
-export async function startChatServer() {
-  const [slack, telegram, discord] = await Promise.all([
+/** Fakes of Slack, Telegram, Discord and Teams, with the server settings that point at them. */
+export async function startChatFakes() {
+  const [slack, telegram, discord, teams] = await Promise.all([
     startFakeSlack(SLACK_APP),
     startFakeTelegram(),
     startFakeDiscord(),
+    startFakeTeams(),
   ]);
-  const server = await startTestServer({
-    worker: true,
-    env: {
-      SLACK_CLIENT_ID: SLACK_APP.clientId,
-      SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
-      SLACK_API_URL: slack.url,
-      TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
-      TELEGRAM_API_URL: telegram.url,
-      DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
-      DISCORD_API_URL: discord.url,
-    },
-  });
+  const env = {
+    SLACK_CLIENT_ID: SLACK_APP.clientId,
+    SLACK_CLIENT_SECRET: SLACK_APP.clientSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_TOKEN_KEY: 'a-test-key-for-slack-bot-tokens-at-rest',
+    SLACK_API_URL: slack.url,
+    TELEGRAM_TOKEN_KEY: 'a-test-key-for-telegram-bot-tokens-at-rest',
+    TELEGRAM_API_URL: telegram.url,
+    DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
+    DISCORD_API_URL: discord.url,
+    TEAMS_TOKEN_KEY: 'a-test-key-for-teams-bot-secrets-at-rest',
+    TEAMS_OPENID_URL: teams.openIdUrl,
+    TEAMS_LOGIN_URL: teams.loginUrl,
+  };
+  const close = () => Promise.all([slack.close(), telegram.close(), discord.close(), teams.close()]);
+  return { slack, telegram, discord, teams, env, close };
+}
+
+/** A server with Slack, Telegram, Discord and Teams configured against their fakes, and the worker running. */
+export async function startChatServer() {
+  const fakes = await startChatFakes();
+  const server = await startTestServer({ worker: true, env: fakes.env });
   const f = new Factories(server.database.db);
   const close = async () => {
     await server.close();
-    await Promise.all([slack.close(), telegram.close(), discord.close()]);
+    await fakes.close();
   };
-  return { server, slack, telegram, discord, f, close };
+  return { ...fakes, server, f, close };
 }
 
 export const BOT_TOKEN = '123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp';
@@ -140,4 +151,59 @@ export const linkCommand = (user: string, code: string) => ({
   token: 'interaction-token',
   data: { name: 'beckon-link', type: 1, options: [{ name: 'code', type: 3, value: code }] },
   member: { user: { id: user, username: 'someone' } },
+});
+
+export const TEAMS_APP_ID = '5f0c2a7e-4b1d-4c8e-9a3f-2d6b8e1c7a90';
+export const TEAMS_SECRET = 'teams~client~secret~value';
+
+/** An activity posted as Bot Framework posts it: with its JWT for the bot (spoiled, or left out, as told). */
+export async function teamsActivity(
+  server: TestServer,
+  teams: Awaited<ReturnType<typeof startFakeTeams>>,
+  orgId: string,
+  activity: Record<string, unknown>,
+  options: SignOptions & { unsigned?: boolean } = {},
+) {
+  const token = options.unsigned ? null : await teams.sign(TEAMS_APP_ID, options);
+  const res = await fetch(`${server.resource.baseUrl}/webhooks/teams/${orgId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ serviceUrl: teams.serviceUrl, ...activity }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+let activityId = 5000;
+type Conversation = { id: string; conversationType: string; name?: string };
+export const TEAMS_CHANNEL: Conversation = { id: '19:ops@thread.tacv2', conversationType: 'channel' };
+const teamsBase = (user: string, conversation: Conversation) => ({
+  id: `activity-${++activityId}`,
+  channelId: 'msteams',
+  from: { id: user, name: `Person ${user}` },
+  recipient: { id: `28:${TEAMS_APP_ID}` },
+  conversation,
+  channelData: {
+    team: { id: '19:team@thread.tacv2', name: 'Ops team' },
+    channel: { id: conversation.id, name: 'ops' },
+  },
+});
+/** The bot added to a team's channel (or a person's chat with it). */
+export const teamsInstalled = (user: string, conversation: Conversation = TEAMS_CHANNEL) => ({
+  ...teamsBase(user, conversation),
+  type: 'conversationUpdate',
+  membersAdded: [{ id: `28:${TEAMS_APP_ID}` }],
+});
+/** A message to the bot, in a person's chat with it unless told. */
+export const teamsMessage = (user: string, text: string, conversation?: Conversation) => ({
+  ...teamsBase(user, conversation ?? { id: `a:personal-${user}`, conversationType: 'personal' }),
+  type: 'message',
+  text,
+});
+/** A click on a card's `Action.Execute` (or Teams asking for the card's refresh). */
+export const teamsCardAction = (user: string, verb: string, data: Record<string, unknown>) => ({
+  ...teamsBase(user, TEAMS_CHANNEL),
+  type: 'invoke',
+  name: 'adaptiveCard/action',
+  value: { action: { type: 'Action.Execute', verb, data }, trigger: 'manual' },
 });

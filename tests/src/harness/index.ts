@@ -5,6 +5,7 @@ export { type DiscordCall, type FakeDiscord, startFakeDiscord } from './fake-dis
 export { type PaymentCall, startFakePayments } from './fake-payments';
 export { type FakeS3, type S3Call, startFakeS3 } from './fake-s3';
 export { type FakeSlack, type SlackCall, signedInteraction, startFakeSlack } from './fake-slack';
+export { type FakeTeams, type SignOptions, startFakeTeams, type TeamsCall } from './fake-teams';
 export { deliverUpdate, type FakeTelegram, startFakeTelegram, type TelegramCall } from './fake-telegram';
 export { type FakeTwilio, startFakeTwilio, type TwilioMessage, twilioSignature } from './fake-twilio';
 export { HttpClient, type HttpResponse } from './http';

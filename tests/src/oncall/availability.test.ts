@@ -117,6 +117,38 @@ describe('availability', () => {
     expect(answered.status).toBe(200);
     expect(answered.body.answered_by).toEqual({ type: 'user', id: bob.id });
     expect(await auditData(item.id, 'item.answer')).toMatchObject({ on_behalf_of: [alice.id] });
+    // The timeline names who was away, who was told instead and whom the answer was for.
+    const timeline = (
+      await owner.api.get<{ action: string | null; names: Record<string, string> }[]>(
+        `/api/items/${item.id}/timeline`,
+      )
+    ).body;
+    const named = Object.fromEntries(timeline.map((entry) => [entry.action, entry.names]));
+    const nameOf = async (id: string) =>
+      (
+        await server.database.sql<
+          { name: string }[]
+        >`select coalesce(name, email) as name from users where id = ${id}`
+      )[0]?.name;
+    expect(named['item.create']).toEqual({
+      [alice.id]: await nameOf(alice.id),
+      [bob.id]: await nameOf(bob.id),
+    });
+    expect(named['item.answer']).toEqual({ [alice.id]: await nameOf(alice.id) });
+
+    // Assigned later, the absent person's delegate is told, and the assignment says so.
+    const later = (await owner.api.post<ItemView>('/api/items', { title: 'Check the invoice', form: FORM }))
+      .body;
+    const assigned = await owner.api.post(`/api/items/${later.id}/assign`, {
+      assignees: [{ type: 'user', id: alice.id }],
+    });
+    expect(assigned.status).toBe(200);
+    const toldOfAssignment = await server.database.sql<{ user_id: string }[]>`
+      select user_id from push_queue where item_id = ${later.id} and payload->>'title' like 'Assigned to you:%'`;
+    expect(toldOfAssignment.map((row) => row.user_id)).toEqual([bob.id]);
+    expect(await auditData(later.id, 'item.assign')).toMatchObject({
+      delegated: [{ user_id: alice.id, delegate_id: bob.id }],
+    });
 
     // A schedule puts the delegate on call in the absent person's place.
     const schedule = (

@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeDiscord,
   type FakeSlack,
+  type FakeTeams,
   type FakeTelegram,
   type FakeTwilio,
   startFakeDiscord,
   startFakePayments,
   startFakeSlack,
+  startFakeTeams,
   startFakeTelegram,
   startFakeTwilio,
   startTestServer,
@@ -35,7 +37,7 @@ import { EXAMPLES_FILE, ExampleRecorder } from './recorder';
 
 /**
  * Every operation of both documents called once, as a new organization would, against a server
- * with every integration configured (payments, Slack, Telegram, Discord and Twilio at their fakes). Each call must answer its
+ * with every integration configured (payments, Slack, Telegram, Discord, Teams and Twilio at their fakes). Each call must answer its
  * documented success status; the calls are the documents' examples (UPDATE_OPENAPI_EXAMPLES=1
  * writes them to server/src/http/openapi-examples.json), and completeness.test.ts lints them
  * against their schemas.
@@ -44,6 +46,7 @@ let server: TestServer;
 let fakeSlack: FakeSlack;
 let fakeTelegram: FakeTelegram;
 let fakeDiscord: FakeDiscord;
+let fakeTeams: FakeTeams;
 let fakeTwilio: FakeTwilio;
 let payments: Awaited<ReturnType<typeof startFakePayments>>;
 let record: ExampleRecorder;
@@ -53,6 +56,7 @@ beforeAll(async () => {
   fakeSlack = await startFakeSlack(APP);
   fakeTelegram = await startFakeTelegram();
   fakeDiscord = await startFakeDiscord();
+  fakeTeams = await startFakeTeams();
   fakeTwilio = await startFakeTwilio();
   fakeTwilio.account(ACCOUNT.sid, ACCOUNT.token);
   server = await startTestServer({
@@ -72,6 +76,9 @@ beforeAll(async () => {
       TELEGRAM_API_URL: fakeTelegram.url,
       DISCORD_TOKEN_KEY: 'a-test-key-for-discord-bot-tokens-at-rest',
       DISCORD_API_URL: fakeDiscord.url,
+      TEAMS_TOKEN_KEY: 'a-test-key-for-teams-bot-secrets-at-rest',
+      TEAMS_OPENID_URL: fakeTeams.openIdUrl,
+      TEAMS_LOGIN_URL: fakeTeams.loginUrl,
       TWILIO_TOKEN_KEY: 'a-test-key-for-twilio-auth-tokens-at-rest',
       TWILIO_API_URL: fakeTwilio.url,
       PUSH_VAPID_KEY: 'BPublicKeyOfTheServer',
@@ -88,6 +95,7 @@ afterAll(async () => {
   await fakeSlack?.close();
   await fakeTelegram?.close();
   await fakeDiscord?.close();
+  await fakeTeams?.close();
   await fakeTwilio?.close();
   await payments?.close();
 });
@@ -102,7 +110,7 @@ describe('every documented operation, called as a new organization would', () =>
     await people(walk, owner, server.auth, grace);
     await integrations(walk, owner, itemId);
     await slack(walk, owner, orgId);
-    await chatApps(record, owner, { telegram: fakeTelegram, discord: fakeDiscord });
+    await chatApps(record, owner, orgId, { telegram: fakeTelegram, discord: fakeDiscord, teams: fakeTeams });
     await twilio(walk, owner);
     await gates(walk, owner, bot);
     await privacy(walk, owner, orgId);

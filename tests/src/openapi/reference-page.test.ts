@@ -53,15 +53,16 @@ describe('the API reference page in a browser', () => {
     for (let bottom = false; !bottom; ) {
       for (const id of await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id)))
         seen.add(id);
-      bottom = await page.evaluate(() => {
-        const end = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
-        window.scrollBy(0, window.innerHeight / 2);
+      // A string: the tests are compiled without the DOM's types.
+      bottom = await page.evaluate<boolean>(`(() => {
+        const end = scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
+        scrollBy(0, innerHeight / 2);
         return end;
-      });
+      })()`);
       await page.waitForTimeout(50);
     }
     expect([...seen].sort()).toEqual([...documented].sort());
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('scrollTo(0, 0)');
 
     await page.locator('button.authorize').first().click();
     await page.locator('.modal-ux input').fill(token);

@@ -111,6 +111,7 @@ describe('preferences', () => {
       quiet_hours_allow_levels: 'error',
       timezone: 'UTC',
       muted_channels: [],
+      muted_apps: [],
       min_level: 'info',
     });
     const updated = await api.put<Preferences>('/api/me/preferences', {
@@ -132,10 +133,12 @@ describe('preferences', () => {
       timezone: 'Mars/Olympus',
       quiet_hours_allow_levels: 'loud',
       min_level: 'urgent',
+      muted_apps: ['pager'],
     });
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as { fields: object }).fields).sort()).toEqual([
       'min_level',
+      'muted_apps.0',
       'quiet_hours_allow_levels',
       'quiet_hours_start',
       'timezone',

@@ -36,6 +36,7 @@ const SAMPLE_INPUT: Record<string, (home: Tenant) => Record<string, unknown>> = 
   'slack.putRoute': () => ({ slack_channel_id: 'C0SWEEP' }),
   'telegram.putRoute': () => ({ chat_id: '-1001' }),
   'discord.putRoute': () => ({ discord_channel_id: '100000000000000001' }),
+  'teams.putRoute': () => ({ conversation_id: '19:foreign@thread.tacv2' }),
   // A layer needs a member of the caller's organization (its nested ids: tests/src/oncall).
   'schedules.replace': (home) => ({
     name: `s-${Math.random().toString(36).slice(2, 10)}`,

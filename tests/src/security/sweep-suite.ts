@@ -142,6 +142,8 @@ export function sweepSuite(transport: Transport) {
         'telegram.linkStatus',
         'discord.link',
         'discord.linkStatus',
+        'teams.link',
+        'teams.linkStatus',
         'twilio.phone',
         'twilio.putPhone',
         'twilio.verifyPhone',

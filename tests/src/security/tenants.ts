@@ -161,7 +161,8 @@ export type Kind = keyof typeof MAKERS;
 /**
  * What a route's value names, from where it stands: a path parameter by the path segment before
  * it (`/items/{id}` → item), any other UUID field of the input by its name. Plans are shared by
- * every organization (`global`). The one table to extend when a route names a new kind.
+ * every organization, and a Teams bot's app and tenant ids are Microsoft's, not an organization's
+ * objects (`global`). The one table to extend when a route names a new kind.
  */
 const KIND_OF: Record<string, Kind | 'global'> = {
   items: 'item',
@@ -187,6 +188,8 @@ const KIND_OF: Record<string, Kind | 'global'> = {
   key_id: 'api-key',
   org_id: 'organization',
   plan_id: 'global',
+  app_id: 'global',
+  tenant_id: 'global',
   template: 'template',
   grants: 'gate-grant',
   schedules: 'schedule',

@@ -112,6 +112,34 @@ describe('items become texts', () => {
   });
 });
 
+describe('reminders', () => {
+  it('texts an item that repeats until acknowledged again, with the same reference, until acknowledged', async () => {
+    const assignees = [{ type: 'user', id: alice.id }];
+    const created = await owner.post<Item>('/api/items', {
+      title: 'Disk full',
+      form: YES_NO,
+      assignees,
+      repeat_until_ack: { every_minutes: 10 },
+    });
+    const first = await twilio.waitForMessage(ALICE, 'Disk full');
+    const ref = /#(\d+)/.exec(first.body)?.[1];
+    const fire = async () => {
+      const [job] = await server.database.sql<{ id: string }[]>`
+        select id from graphile_worker._private_jobs where key = ${`repeat_item:${created.body.id}`}`;
+      expect(job, 'a pending reminder').toBeDefined();
+      await server.database
+        .sql`update graphile_worker._private_jobs set run_at = now() where id = ${job!.id}`;
+    };
+    await fire();
+    const again = await twilio.waitForMessage(ALICE, 'Reminder: Beckon');
+    expect(again.body).toMatch(new RegExp(`^Reminder: Beckon #${ref}: Disk full\n1 Yes\n2 No`));
+    await alice.api.post(`/api/items/${created.body.id}/ack`);
+    const [pending] = await server.database.sql`
+      select 1 from graphile_worker._private_jobs where key = ${`repeat_item:${created.body.id}`}`;
+    expect(pending).toBeUndefined();
+  });
+});
+
 describe('replies', () => {
   it('refuses a bad signature, a tampered body and another account, changing nothing', async () => {
     const { item: created } = await texted('Signed?', YES_NO);

@@ -87,4 +87,32 @@ describe('assignees, claims and escalation in the dashboard', () => {
     await page.goBack();
     await page.getByText('You have not claimed any item.').waitFor();
   });
+
+  it('names in the timeline who was away, who was told instead, and whom a delegate answered for', async () => {
+    const team = await new Factories(server.database.db).team(server.resource);
+    const ada = await team.join('member');
+    const bob = await team.join('member');
+    const hour = 3_600_000;
+    const away = await ada.api.post('/api/me/out-of-office', {
+      starts_at: new Date(Date.now() - hour).toISOString(),
+      ends_at: new Date(Date.now() + hour).toISOString(),
+      delegate_id: bob.id,
+    });
+    expect(away.status).toBe(201);
+    await server.database.sql`update users set name = 'Ada' where id = ${ada.id}`;
+    await server.database.sql`update users set name = 'Bob' where id = ${bob.id}`;
+    const item = (
+      await team.owner.post<{ id: string }>('/api/items', {
+        title: 'Sign the contract',
+        form: { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'Sign?', required: true }] },
+        assignees: [{ type: 'user', id: ada.id }],
+      })
+    ).body;
+    expect((await bob.api.post(`/api/items/${item.id}/answer`, { values: { ok: true } })).status).toBe(200);
+
+    const page = await open(team.token, `/items/${item.id}`);
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await timeline.getByText('Test User created the item; Ada is away, so Bob was told').waitFor();
+    await timeline.getByText('Bob answered on behalf of Ada (away)').waitFor();
+  });
 });

@@ -5,14 +5,21 @@ import {
   onPlan,
   startChatServer,
   startMessage,
+  TEAMS_APP_ID,
+  TEAMS_CHANNEL,
+  TEAMS_SECRET,
+  teamsActivity,
+  teamsInstalled,
+  teamsMessage,
   telegramUpdate,
 } from '../chat/setup';
-import type { Factories, FakeDiscord, FakeTelegram, TestServer } from '../harness';
+import type { Factories, FakeDiscord, FakeTeams, FakeTelegram, TestServer } from '../harness';
 import { type Dashboard, ensureDashboardBuilt, startDashboard } from './browser';
 
 let server: TestServer;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
+let teams: FakeTeams;
 let f: Factories;
 let close: () => Promise<void>;
 let dashboard: Dashboard;
@@ -20,7 +27,7 @@ let dashboard: Dashboard;
 beforeAll(async () => {
   ensureDashboardBuilt();
   const started = await startChatServer();
-  ({ server, telegram, discord, f, close } = started);
+  ({ server, telegram, discord, teams, f, close } = started);
   dashboard = await startDashboard(server);
 }, 240_000);
 
@@ -31,7 +38,7 @@ afterAll(async () => {
   expect(refused).toEqual([]);
 });
 
-describe('Telegram and Discord in the dashboard', () => {
+describe('Telegram, Discord and Teams in the dashboard', () => {
   it('connects a Telegram bot by its token, routes a channel, and links the person by the deep link', async () => {
     const team = await f.team(server.resource);
     await onPlan(server, team.org.id, 'team');
@@ -80,5 +87,35 @@ describe('Telegram and Discord in the dashboard', () => {
     await memberPage.getByRole('button', { name: 'Link my Discord account' }).click();
     await memberPage.getByText(/^In Discord, send \/beckon-link code:/).waitFor();
     expect(await memberPage.getByLabel('Discord bot token').count()).toBe(0);
+  }, 90_000);
+
+  it('connects a Teams bot by its app id and secret, routes a conversation it is in, and links the person', async () => {
+    const team = await f.team(server.resource);
+    await onPlan(server, team.org.id, 'team');
+    await team.owner.post('/api/channels', { name: 'ops', mode: 'open' });
+    teams.app(TEAMS_APP_ID, TEAMS_SECRET);
+    const context = await dashboard.context({ width: 1280, token: team.token });
+    const page = await context.newPage();
+    await page.goto('/settings/teams');
+    await page.getByLabel('Microsoft App ID').fill(TEAMS_APP_ID);
+    await page.getByLabel('Client secret').fill(TEAMS_SECRET);
+    await page.getByRole('button', { name: 'Connect Microsoft Teams' }).click();
+    await page.getByText(`/webhooks/teams/${team.org.id}`).waitFor();
+
+    expect((await teamsActivity(server, teams, team.org.id, teamsInstalled('29:browser'))).status).toBe(200);
+    await page.reload();
+    await page.getByText('Ops team / ops:').waitFor();
+    await page.getByLabel('Teams chat of ops').fill(TEAMS_CHANNEL.id);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('→ Ops team / ops').waitFor();
+
+    await page.getByRole('button', { name: 'Link my Teams account' }).click();
+    const instructions = page.getByText(/^In Microsoft Teams, send the bot this message in its chat: link /);
+    await instructions.waitFor();
+    const code = (await instructions.textContent())?.split('link ').at(-1)?.trim() ?? '';
+    const sent = await teamsActivity(server, teams, team.org.id, teamsMessage('29:browser', `link ${code}`));
+    expect(sent.status).toBe(200);
+    await page.reload();
+    await page.getByText(/^Linked since/).waitFor();
   }, 90_000);
 });

@@ -60,13 +60,14 @@ describe('settings in the dashboard', () => {
 
     // Notifications: the person's own preferences.
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
-    await page.getByLabel('Push items at or above').selectOption('warning');
-    await page.getByRole('checkbox', { name: 'No pushes during quiet hours' }).click();
+    await page.getByLabel('Notify me of items at or above').selectOption('warning');
+    await page.getByRole('checkbox', { name: 'Nothing during quiet hours' }).click();
     await page.getByLabel('Time zone').fill('Mars/Olympus');
     await page.getByRole('button', { name: 'Save preferences' }).click();
     await page.getByText('not an IANA time zone').waitFor();
     await page.getByLabel('Time zone').fill('Europe/Paris');
     await page.getByRole('checkbox', { name: 'ops' }).click();
+    await page.getByRole('checkbox', { name: 'Telegram', exact: true }).click();
     await page.getByRole('button', { name: 'Save preferences' }).click();
     await page.getByRole('status').getByText('Saved').waitFor();
     expect((await team.owner.get('/api/me/preferences')).body).toMatchObject({
@@ -74,6 +75,7 @@ describe('settings in the dashboard', () => {
       quiet_hours_enabled: true,
       timezone: 'Europe/Paris',
       muted_channels: [ops.id],
+      muted_apps: ['telegram'],
     });
 
     // Email: mail on, then an hourly digest (each change is saved at once).
@@ -136,7 +138,14 @@ describe('settings in the dashboard', () => {
       .getByRole('link')
       .allTextContents();
     // Their notifications, passkeys and phone, and the links of their own chat accounts.
-    expect(sections).toEqual(['Notifications', 'Passkeys', 'Phone', 'Telegram', 'Discord']);
+    expect(sections).toEqual([
+      'Notifications',
+      'Passkeys',
+      'Phone',
+      'Telegram',
+      'Discord',
+      'Microsoft Teams',
+    ]);
   }, 60_000);
 
   it("shows this browser's pushes through the service worker", async () => {

@@ -12,6 +12,7 @@ export type PlanLimitKey =
   | 'slack_workspaces'
   | 'telegram_bots'
   | 'discord_applications'
+  | 'teams_bots'
   | 'twilio_accounts';
 
 const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
@@ -22,6 +23,7 @@ const COUNTS: Record<Exclude<PlanLimitKey, 'monthly_notifications'>, string> = {
   slack_workspaces: 'select count(*)::int as n from slack_connections where org_id = $1',
   telegram_bots: 'select count(*)::int as n from telegram_connections where org_id = $1',
   discord_applications: 'select count(*)::int as n from discord_connections where org_id = $1',
+  teams_bots: 'select count(*)::int as n from teams_connections where org_id = $1',
   twilio_accounts: 'select count(*)::int as n from twilio_connections where org_id = $1',
 };
 

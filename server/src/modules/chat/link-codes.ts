@@ -11,6 +11,7 @@ export type ChatProvider = (typeof chatProviders)[number];
 export const LINKS = {
   telegram: { table: 'telegram_user_links', column: 'telegram_user_id' },
   discord: { table: 'discord_user_links', column: 'discord_user_id' },
+  teams: { table: 'teams_user_links', column: 'teams_user_id' },
 } as const satisfies Record<ChatProvider, { table: string; column: string }>;
 
 /** How long a link code made in the dashboard can be used. */

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { enqueueJob } from '../../job-queue';
 
 /** The jobs that render an item anew into every message a chat app holds of it. */
-type UpdateTask = 'slack_update_item' | 'telegram_update_item' | 'discord_update_item';
+type UpdateTask = 'slack_update_item' | 'telegram_update_item' | 'discord_update_item' | 'teams_update_item';
 
 /**
  * Records a message just posted for an item (`insert`, its app's own table), under the item's row

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf, loadItem } from '../chat/decision';
+import { nudgeText, reasonEvent } from '../chat/nudge';
 import { recordPostedMessage } from '../chat/posted-message';
 import { type CallFailure, type CallRef, recordedCall } from '../chat/recorded-call';
 import { orgApp } from './connection.service';
@@ -44,9 +45,11 @@ async function targetChannel(deps: Deps, client: DiscordClient, target: string, 
 }
 
 /**
- * `discord_post_item`: posts a new item to one Discord channel (or a linked person's DM) and
- * remembers the message, so later changes update it. Safe to run twice (a message already posted there is not posted again). A
- * change committed while the message was on its way is applied to it at once.
+ * `discord_post_item`: posts an item to one Discord channel (or a linked person's DM) and
+ * remembers the message, so later changes update it. Safe to run twice (a message already posted
+ * there is not posted again). A change committed while the message was on its way is applied to
+ * it at once. A notification of an item already there (a reminder, an escalation) replies to that
+ * message with a nudge.
  */
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -58,14 +61,31 @@ export function postItemTask(deps: Deps) {
       orgId: job.org_id,
       itemId: item.id,
       deliveryId: job.delivery_id,
-      event: 'item.created',
+      event: reasonEvent(job.reason),
       attempt: helpers.job.attempts,
     };
     const channelId = await targetChannel(deps, app.client, job.discord_channel_id, call);
     if (!channelId) return;
-    const [posted] = await deps.sql`
-      select 1 from discord_messages where item_id = ${item.id} and discord_channel_id = ${channelId}`;
-    if (posted) return;
+    const [posted] = await deps.sql<{ message_id: string }[]>`
+      select message_id from discord_messages where item_id = ${item.id} and discord_channel_id = ${channelId}`;
+    if (posted) {
+      if (job.reason === 'created' || item.status !== 'open') return;
+      const nudge = {
+        content: nudgeText(job.reason, item.title),
+        message_reference: { message_id: posted.message_id },
+        allowed_mentions: { parse: [] },
+      };
+      const route = `/channels/${channelId}/messages`;
+      await recordedCall(
+        deps,
+        'discord',
+        app.client.url(route),
+        call,
+        () => app.client.post(route, nudge),
+        classify,
+      );
+      return;
+    }
     const message = discordMessage(item, itemPageUrl(deps.env, item.id), await decisionOf(deps, item));
     const route = `/channels/${channelId}/messages`;
     const sent = await recordedCall(

@@ -10,14 +10,20 @@ type ApproverRule = { allow_agents?: boolean; allow_timeout_answer?: boolean };
 
 /**
  * Whether a credential acts for a person: a dashboard session, a mail's or a notification's
- * signed link, a linked Slack, Telegram or Discord user, a verified phone. An API key, a third-party client's OAuth token and an inbound webhook act for an
+ * signed link, a linked Slack, Telegram, Discord or Teams user, a verified phone. An API key, a third-party client's OAuth token and an inbound webhook act for an
  * agent, even though each has a person behind it.
  */
 export function actsForPerson(identity: Identity): boolean {
   if (
-    ['email_link', 'slack_link', 'telegram_link', 'discord_link', 'push_link', 'phone_link'].includes(
-      identity.source,
-    )
+    [
+      'email_link',
+      'slack_link',
+      'telegram_link',
+      'discord_link',
+      'teams_link',
+      'push_link',
+      'phone_link',
+    ].includes(identity.source)
   )
     return true;
   return identity.source === 'session' && identity.clientId === null;

@@ -10,28 +10,32 @@ import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../assig
 import { recordItemChange } from './item-changes';
 import { findItem, RETURNING } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
-import { notifyPeople, reachedOf } from './notify-people';
+import { delegationAuditData, notifyPeople, type Reached, reachedOf } from './notify-people';
 
-type Change = { set: Record<string, unknown>; action: string; data: Record<string, unknown> } | null;
+type Change = {
+  set: Record<string, unknown>;
+  action: string;
+  data: Record<string, unknown>;
+  /** Who to notify of it once written, when it is still open. */
+  notify?: Reached;
+} | null;
 
 /**
  * One change of an item's assignment under its row lock, with its audit entry, its stream event
  * (`item.updated`) and webhooks, in one transaction; `decide` sees the locked row and answers the
- * columns to set (null: nothing changes, nothing is recorded). `after` runs in the same
- * transaction with the updated row.
+ * columns to set (null: nothing changes, nothing is recorded) and who to notify.
  */
 async function changeAssignment(
   deps: Deps,
   identity: Identity,
   id: string,
-  decide: (row: ItemRow, actor: Actor) => Change,
-  after?: (tx: Queryable, row: ItemRow, before: ItemRow) => Promise<void>,
+  decide: (row: ItemRow, actor: Actor, tx: Queryable) => Change | Promise<Change>,
 ): Promise<ItemView> {
   const actor = actorOf(identity);
   const webhooks = await OrgFacts.has(deps, 'webhooks', identity.orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, identity, id, true);
-    const change = decide(current, actor);
+    const change = await decide(current, actor, tx);
     if (!change) return current;
     const [updated] = await tx<ItemRow[]>`
       update items set ${tx(change.set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
@@ -44,7 +48,7 @@ async function changeAssignment(
       data: change.data,
       webhooks,
     });
-    await after?.(tx, row, current);
+    if (change.notify && row.status === 'open') await notifyPeople(deps, tx, row, change.notify, 'assigned');
     return row;
   });
   return itemView(row);
@@ -59,29 +63,26 @@ export async function assignItem(
   await checkAssignment(deps.sql, identity.orgId, { assignees: input.assignees });
   const { assignees, onCall } = await withOnCall(deps.sql, identity.orgId, input.assignees, deps.clock());
   const keys = assignees.map(assigneeKey);
-  return changeAssignment(
-    deps,
-    identity,
-    input.id,
-    (row) =>
-      row.assignee_keys.join('\n') === keys.join('\n')
-        ? null
-        : {
-            set: { assignees: deps.sql.json(assignees as never), assignee_keys: keys },
-            action: 'item.assign',
-            data: { assignees, previous: row.assignees, ...onCallAuditData(onCall) },
-          },
-    async (tx, row, before) => {
-      if (row.status !== 'open') return;
-      const [now, earlier] = await Promise.all([
-        peopleOf(tx, row.org_id, row.assignees),
-        peopleOf(tx, row.org_id, before.assignees),
-      ]);
-      const self = actorOf(identity).id;
-      const added = now.filter((person) => !earlier.includes(person) && person !== self);
-      await notifyPeople(deps, tx, row, await reachedOf(tx, row.org_id, added, deps.clock()), 'assigned');
-    },
-  );
+  return changeAssignment(deps, identity, input.id, async (row, actor, tx) => {
+    if (row.assignee_keys.join('\n') === keys.join('\n')) return null;
+    const [now, earlier] = await Promise.all([
+      peopleOf(tx, row.org_id, assignees),
+      peopleOf(tx, row.org_id, row.assignees),
+    ]);
+    const added = now.filter((person) => !earlier.includes(person) && person !== actor.id);
+    const notify = await reachedOf(tx, row.org_id, added, deps.clock());
+    return {
+      set: { assignees: deps.sql.json(assignees as never), assignee_keys: keys },
+      action: 'item.assign',
+      data: {
+        assignees,
+        previous: row.assignees,
+        ...onCallAuditData(onCall),
+        ...delegationAuditData(notify),
+      },
+      notify,
+    };
+  });
 }
 
 /**

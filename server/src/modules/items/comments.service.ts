@@ -3,7 +3,7 @@ import type { Actor, Identity } from '../../auth/identity';
 import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { recordItemChange } from './item-changes';
-import { actorNameSql } from './item-names';
+import { actorNameSql, auditNamesSql } from './item-names';
 import { findItem } from './item-queries';
 
 type CommentRow = {
@@ -53,6 +53,7 @@ type TimelineRow = Omit<CommentRow, 'item_id' | 'body'> & {
   action: string | null;
   body: string | null;
   data: Record<string, unknown> | null;
+  names: Record<string, string>;
 };
 
 /** Audit events and comments of an item, oldest first (a comment is shown once, as a comment). */
@@ -60,12 +61,13 @@ export async function timeline(deps: Deps, identity: Identity, itemId: string) {
   await findItem(deps.sql, identity, itemId);
   const rows = await deps.sql<TimelineRow[]>`
     select 'event' as entry_type, a.id, a.action, null as body, a.actor_type, a.actor_id,
-           ${deps.sql.unsafe(actorNameSql('a.'))} as actor_name, a.data, a.created_at
+           ${deps.sql.unsafe(actorNameSql('a.'))} as actor_name, a.data,
+           ${deps.sql.unsafe(auditNamesSql('a.'))} as names, a.created_at
       from audit_entries a
      where a.item_id = ${itemId} and a.org_id = ${identity.orgId} and a.action <> 'comment.create'
     union all
     select 'comment', c.id, null, c.body, c.actor_type, c.actor_id, ${deps.sql.unsafe(actorNameSql('c.'))},
-           null, c.created_at
+           null, '{}'::jsonb, c.created_at
       from comments c
      where c.item_id = ${itemId} and c.org_id = ${identity.orgId}
      order by created_at, id`;

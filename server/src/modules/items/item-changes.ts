@@ -11,6 +11,7 @@ import { outcome } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { pushCloseJobs } from './push-follow-ups';
 import { slackJobs } from './slack-follow-ups';
+import { teamsJobs } from './teams-follow-ups';
 import { twilioJobs } from './twilio-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
@@ -110,13 +111,13 @@ export function followUps(sql: Queryable, change: Change) {
     values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)}))
     ${fanOut ? sql`, ${webhookJobs(sql, row.org_id, event, eventId)}` : sql``}
     ${slack ? sql`, ${slackJobs(sql, row, event)}` : sql``}
-    , ${telegramJobs(sql, row, event)}, ${discordJobs(sql, row, event)}
+    , ${telegramJobs(sql, row, event)}, ${discordJobs(sql, row, event)}, ${teamsJobs(sql, row, event)}
     ${pushClose ? sql`, ${pushClose}` : sql``}
     ${texts ? sql`, ${texts}` : sql``}`;
   const notify = sql`pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})
     ${fanOut ? sql`, (select count(*) from webhook_jobs)` : sql``}
     ${slack ? sql`, (select count(*) from slack_jobs)` : sql``}
-    , (select count(*) from telegram_jobs), (select count(*) from discord_jobs)
+    , (select count(*) from telegram_jobs), (select count(*) from discord_jobs), (select count(*) from teams_jobs)
     ${pushClose ? sql`, (select count(*) from push_close_jobs)` : sql``}
     ${texts ? sql`, (select count(*) from twilio_jobs)` : sql``}`;
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return { ctes, select: notify };

@@ -43,6 +43,24 @@ export const itemNamesSql = (prefix: string) => `(
                                jsonb_array_elements(coalesce(name_s->'to', '[]'::jsonb)) name_to) as ids(id)
            where ids.id is not null) named) as names`;
 
+/** A JSON array of an audit entry's data (an empty one when absent or not an array). */
+const dataArray = (data: string, key: string) =>
+  `(case jsonb_typeof(${data}->'${key}') when 'array' then ${data}->'${key}' else '[]'::jsonb end)`;
+
+/**
+ * `names` of an audit entry (`prefix`: its alias): `{id: name}` for the people its data refers
+ * to: those a delegate acted for (`on_behalf_of`), those away and their delegates (`delegated`).
+ */
+export const auditNamesSql = (prefix: string) => `(
+  select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
+    from (select ids.id, ${nameOf('ids.id', `${prefix}org_id`)} as name
+            from (select name_b::uuid from jsonb_array_elements_text(${dataArray(`${prefix}data`, 'on_behalf_of')}) name_b
+                  union select (name_d->>'user_id')::uuid
+                          from jsonb_array_elements(${dataArray(`${prefix}data`, 'delegated')}) name_d
+                  union select (name_d->>'delegate_id')::uuid
+                          from jsonb_array_elements(${dataArray(`${prefix}data`, 'delegated')}) name_d) as ids(id)
+           where ids.id is not null) named)`;
+
 /** The ids an item refers to (what its `names` names), read from its values. */
 export function referencedIds(row: ItemRow): string[] {
   const ids = [row.created_by_id, row.answered_by_id, row.claimed_by_id];

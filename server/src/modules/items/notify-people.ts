@@ -7,6 +7,7 @@ import { emailEntries } from '../email/email-entries';
 import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
 import { type Delegation, reachable } from '../schedules/availability';
 import type { ItemRow } from './item-view';
+import { personalMessages } from './personal-messages';
 
 export type { NotifyReason, Recipients };
 
@@ -47,7 +48,8 @@ export async function creationRecipients(
  * the statement must read for their jobs to be added; null when there is nothing to write (nobody
  * to reach, or an organization without devices and mail). Every notification goes through here
  * (creation, assignment, reminders, escalation), each channel adding its entries: pushes
- * (push-entries.ts) and mails (email-entries.ts), under the same recipients and preferences.
+ * (push-entries.ts), mails (email-entries.ts), and the direct messages and texts of the people
+ * named (personal-messages.ts), under the same recipients and preferences.
  */
 export async function notificationParts(
   deps: Deps,
@@ -65,6 +67,7 @@ export async function notificationParts(
   }
   if (deps.mailer.configured && (await OrgFacts.has(deps, 'email', item.org_id)))
     parts.push(emailEntries(sql, item, recipients, now, reason));
+  if ('only' in recipients) parts.push(personalMessages(sql, item, recipients.only, now, reason));
   if (parts.length === 0) return null;
   return {
     ctes: parts.map((part) => part.ctes).reduce((all, part) => sql`${all}, ${part}`),

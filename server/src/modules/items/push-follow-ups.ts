@@ -17,6 +17,7 @@ export const VIA: Record<string, string> = {
   slack: 'in Slack',
   telegram: 'in Telegram',
   discord: 'in Discord',
+  teams: 'in Microsoft Teams',
   push: 'from a notification',
   mcp: 'in an MCP client',
   sms: 'by SMS',

@@ -1,13 +1,13 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { addJobFor } from '../../job-queue';
-import { linkedAssignees } from './chat-follow-ups';
 import type { ItemRow } from './item-view';
 
 /**
  * The Slack jobs of an item change, as a CTE of its statement (the statement must read
- * `(select count(*) from slack_jobs)`): a new item of a routed channel is posted to each Slack
- * channel its organization routes it to (`slack_post_item`); any later change of an item that has
+ * `(select count(*) from slack_jobs)`): a new item of a routed channel is posted to the Slack
+ * channel its organization routes it to (`slack_post_item`; its people's DMs are notifications:
+ * personal-messages.ts); any later change of an item that has
  * Slack messages updates them (`slack_update_item`, one pending per item by its job key), so a
  * decision made anywhere takes the buttons away. Here rather than in modules/slack because the
  * Slack module answers items (it depends on this one).
@@ -20,8 +20,9 @@ export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
         org_id: sql`t.org_id`,
         slack_channel_id: sql`t.slack_channel_id`,
         delivery_id: sql`gen_random_uuid()`,
+        reason: sql`'created'::text`,
       })}
-        from (${slackTargets(sql, row)}) t)`;
+        from slack_routes t where t.org_id = ${row.org_id} and t.channel_id = ${row.channel_id}::uuid)`;
   }
   return sql`slack_jobs as (
     select ${addJobFor(
@@ -37,16 +38,3 @@ export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
     )}
      where exists (select 1 from slack_messages m where m.item_id = ${row.id}))`;
 }
-
-/**
- * Where a new item is posted in Slack, as `(org_id, slack_channel_id)` rows of its own
- * organization: the route of its channel (a Slack channel, or a person's DM), and the DM of each
- * person behind its assignees (users, members of its teams, holders of its roles) who linked their
- * Slack account. `union`: a person reached both ways gets one message.
- */
-const slackTargets = (sql: Queryable, row: ItemRow) => {
-  const routed = sql`select r.org_id, r.slack_channel_id from slack_routes r
-       where r.org_id = ${row.org_id} and r.channel_id = ${row.channel_id}::uuid`;
-  if (row.assignee_keys.length === 0) return routed;
-  return sql`${routed} union ${linkedAssignees(sql, row, 'slack_user_links', 'slack_user_id')}`;
-};

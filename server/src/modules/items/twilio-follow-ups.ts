@@ -1,7 +1,6 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { addJobFor } from '../../job-queue';
-import { assignedPeople } from './assigned-people';
 import type { ItemRow } from './item-view';
 
 /** The changes after which a texted item can no longer be answered: its people are told. */
@@ -14,26 +13,13 @@ const CLOSING: ReadonlySet<EventKind> = new Set([
 
 /**
  * The SMS and WhatsApp jobs of an item change, as a CTE of its statement (the statement must
- * read `(select count(*) from twilio_jobs)`), or null when the change sends nothing: a new item
- * with assignees is texted to each of them with a verified phone that did not opt out
- * (`twilio_send_item`); a decision of an item that was texted tells its people, once
- * (`twilio_close_item`, one pending per item by its job key), since a text cannot be edited.
+ * read `(select count(*) from twilio_jobs)`), or null when the change sends nothing: a decision
+ * of an item that was texted (its people's texts are notifications: personal-messages.ts) tells
+ * them, once (`twilio_close_item`, one pending per item by its job key), since a text cannot be
+ * edited.
  * Here rather than in modules/twilio because that module answers items (it depends on this one).
  */
 export function twilioJobs(sql: Queryable, row: ItemRow, event: EventKind) {
-  if (event === 'item.created') {
-    if (row.assignee_keys.length === 0) return null;
-    return sql`twilio_jobs as (
-      select ${addJobFor(sql, 'twilio_send_item', {
-        item_id: sql`${row.id}::uuid`,
-        org_id: sql`p.org_id`,
-        user_id: sql`p.user_id`,
-        delivery_id: sql`gen_random_uuid()`,
-      })}
-        from phone_numbers p
-       where p.org_id = ${row.org_id} and p.verified_at is not null and p.opted_out_at is null
-         and p.user_id in (${assignedPeople(sql, row)}))`;
-  }
   if (!CLOSING.has(event)) return null;
   return sql`twilio_jobs as (
     select ${addJobFor(

@@ -36,7 +36,8 @@ export type PushedItem = {
 /** Why an item reaches people: created, then assigned to them, a reminder, an escalation to them. */
 export type NotifyReason = 'created' | 'assigned' | 'reminded' | 'escalated';
 
-const TITLE_PREFIX: Record<NotifyReason, string> = {
+/** What a notification's title starts with, by reason (pushes, mails, chat nudges, texts). */
+export const TITLE_PREFIX: Record<NotifyReason, string> = {
   created: '',
   assigned: 'Assigned to you: ',
   reminded: 'Reminder: ',

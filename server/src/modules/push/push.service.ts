@@ -19,13 +19,14 @@ const DEFAULTS: PreferencesRow = {
   quiet_hours_allow_levels: 'error',
   timezone: 'UTC',
   muted_channels: [],
+  muted_apps: [],
   min_level: 'info',
 };
 
 async function storedPreferences(deps: Deps, userId: string): Promise<PreferencesRow> {
   const [row] = await deps.sql<PreferencesRow[]>`
     select quiet_hours_enabled, quiet_hours_start, quiet_hours_end, quiet_hours_allow_levels, timezone,
-           muted_channels, min_level
+           muted_channels, muted_apps, min_level
       from notification_preferences where user_id = ${userId}`;
   return row ?? DEFAULTS;
 }
@@ -70,13 +71,15 @@ export async function updatePreferences(
   await deps.sql`
     insert into notification_preferences
       (user_id, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, quiet_hours_allow_levels, timezone,
-       muted_channels, min_level)
+       muted_channels, muted_apps, min_level)
     values (${identity.userId}, ${next.quiet_hours_enabled}, ${next.quiet_hours_start}, ${next.quiet_hours_end},
-            ${next.quiet_hours_allow_levels}, ${next.timezone}, ${next.muted_channels}::uuid[], ${next.min_level})
+            ${next.quiet_hours_allow_levels}, ${next.timezone}, ${next.muted_channels}::uuid[],
+            ${next.muted_apps}::text[], ${next.min_level})
     on conflict (user_id) do update set
       quiet_hours_enabled = excluded.quiet_hours_enabled, quiet_hours_start = excluded.quiet_hours_start,
       quiet_hours_end = excluded.quiet_hours_end, quiet_hours_allow_levels = excluded.quiet_hours_allow_levels,
-      timezone = excluded.timezone, muted_channels = excluded.muted_channels, min_level = excluded.min_level,
+      timezone = excluded.timezone, muted_channels = excluded.muted_channels, muted_apps = excluded.muted_apps,
+      min_level = excluded.min_level,
       updated_at = now()`;
   return getPreferences(deps, identity);
 }

@@ -5,9 +5,10 @@ import type { Deps } from '../../deps';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf as decision, loadItem } from '../chat/decision';
+import { nudgeText, reasonEvent } from '../chat/nudge';
 import { recordPostedMessage } from '../chat/posted-message';
 import { orgBot } from './connection.service';
-import { itemMessage } from './message-blocks';
+import { escapeText, itemMessage } from './message-blocks';
 
 /** Slack's answers that no retry changes: recorded, and the job ends. */
 const PERMANENT = new Set([
@@ -69,9 +70,11 @@ async function attempt<T>(deps: Deps, client: WebClient, method: string, call: C
 }
 
 /**
- * `slack_post_item`: posts a new item to one routed Slack channel and remembers the message, so
- * later changes update it. Safe to run twice (a message already posted there is not posted again).
- * A change committed while the message was on its way is applied to it at once.
+ * `slack_post_item`: posts an item to one Slack channel (or a person's DM, by their user id) and
+ * remembers the message, so later changes update it. Safe to run twice (a message already posted
+ * there is not posted again). A change committed while the message was on its way is applied to
+ * it at once. A notification of an item already there (a reminder, an escalation) answers that
+ * message in its thread, shown in the conversation too, with a nudge.
  */
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -80,16 +83,29 @@ export function postItemTask(deps: Deps) {
     const bot = config && (await orgBot(deps, config, job.org_id));
     const item = bot && (await loadItem(deps, job.org_id, job.item_id));
     if (!bot || !item) return;
-    const [posted] = await deps.sql`
-      select 1 from slack_messages where item_id = ${item.id} and slack_channel_id = ${job.slack_channel_id}`;
-    if (posted) return;
+    const [posted] = await deps.sql<{ slack_channel_id: string; ts: string }[]>`
+      select slack_channel_id, ts from slack_messages
+       where item_id = ${item.id} and (slack_channel_id = ${job.slack_channel_id} or posted_to = ${job.slack_channel_id})`;
     const call = {
       orgId: job.org_id,
       itemId: item.id,
       deliveryId: job.delivery_id,
-      event: 'item.created',
+      event: reasonEvent(job.reason),
       attempt: helpers.job.attempts,
     };
+    if (posted) {
+      if (job.reason === 'created' || item.status !== 'open') return;
+      const text = escapeText(nudgeText(job.reason, item.title));
+      await attempt(deps, bot.client, 'chat.postMessage', call, () =>
+        bot.client.chat.postMessage({
+          channel: posted.slack_channel_id,
+          thread_ts: posted.ts,
+          reply_broadcast: true,
+          text,
+        }),
+      );
+      return;
+    }
     const message = itemMessage(item, itemPageUrl(deps.env, item.id), await decision(deps, item));
     const answer = await attempt(deps, bot.client, 'chat.postMessage', call, () =>
       bot.client.chat.postMessage({ channel: job.slack_channel_id, ...message }),
@@ -103,8 +119,8 @@ export function postItemTask(deps: Deps) {
       job.org_id,
       'slack_update_item',
       (tx) => tx`
-        insert into slack_messages (item_id, org_id, slack_channel_id, ts)
-        values (${item.id}, ${job.org_id}, ${channel}, ${ts})
+        insert into slack_messages (item_id, org_id, slack_channel_id, posted_to, ts)
+        values (${item.id}, ${job.org_id}, ${channel}, ${job.slack_channel_id}, ${ts})
         on conflict do nothing`,
     );
   };

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import { JOB_TASKS } from '../../job-tasks';
 import { itemPageUrl } from '../../mail/item-mail';
 import { decisionOf, loadItem } from '../chat/decision';
+import { nudgeText, reasonEvent } from '../chat/nudge';
 import { recordPostedMessage } from '../chat/posted-message';
 import { type CallFailure, type CallRef, recordedCall } from '../chat/recorded-call';
 import { orgBot } from './connection.service';
@@ -31,9 +32,10 @@ const methodUrl = (deps: Deps, method: string) =>
   `${deps.telegram?.apiRoot ?? 'https://api.telegram.org'}/bot<token>/${method}`;
 
 /**
- * `telegram_post_item`: posts a new item to one Telegram chat and remembers the message, so later
+ * `telegram_post_item`: posts an item to one Telegram chat and remembers the message, so later
  * changes edit it. Safe to run twice (a message already posted there is not posted again). A
- * change committed while the message was on its way is applied to it at once.
+ * change committed while the message was on its way is applied to it at once. A notification of
+ * an item already in the chat (a reminder, an escalation) replies to that message with a nudge.
  */
 export function postItemTask(deps: Deps) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -41,16 +43,29 @@ export function postItemTask(deps: Deps) {
     const bot = deps.telegram && (await orgBot(deps, deps.telegram, job.org_id));
     const item = bot && (await loadItem(deps, job.org_id, job.item_id));
     if (!bot || !item) return;
-    const [posted] = await deps.sql`
-      select 1 from telegram_messages where item_id = ${item.id} and chat_id = ${job.chat_id}`;
-    if (posted) return;
     const call: CallRef = {
       orgId: job.org_id,
       itemId: item.id,
       deliveryId: job.delivery_id,
-      event: 'item.created',
+      event: reasonEvent(job.reason),
       attempt: helpers.job.attempts,
     };
+    const [posted] = await deps.sql<{ message_id: string }[]>`
+      select message_id from telegram_messages where item_id = ${item.id} and chat_id = ${job.chat_id}`;
+    if (posted) {
+      if (job.reason === 'created' || item.status !== 'open') return;
+      const text = nudgeText(job.reason, item.title);
+      const reply = { reply_parameters: { message_id: Number(posted.message_id) } };
+      await recordedCall(
+        deps,
+        'telegram',
+        methodUrl(deps, 'sendMessage'),
+        call,
+        () => bot.api.sendMessage(job.chat_id, text, reply),
+        classify,
+      );
+      return;
+    }
     const message = telegramMessage(item, itemPageUrl(deps.env, item.id), await decisionOf(deps, item));
     const sent = await recordedCall(
       deps,

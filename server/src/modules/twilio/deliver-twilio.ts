@@ -5,9 +5,11 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { JOB_TASKS } from '../../job-tasks';
 import { answerSummary } from '../chat/decision';
+import { reasonEvent } from '../chat/nudge';
 import { findItem } from '../items/item-queries';
 import { type ItemRow, itemView } from '../items/item-view';
 import { closedBody } from '../items/push-follow-ups';
+import { TITLE_PREFIX } from '../push/push-entries';
 import { type OrgTwilio, orgTwilio } from './connection.service';
 import { itemText } from './item-text';
 import { address } from './twilio-config';
@@ -83,7 +85,8 @@ const pageUrl = (deps: Deps, itemId: string) => `${deps.env.APP_URL}/items/${ite
 type PhoneRow = { phone: string; channel: Channel };
 
 /**
- * `twilio_send_item`: texts a new item to one person's verified phone, once. The message record
+ * `twilio_send_item`: texts an item to one person's verified phone, once (a notification of it,
+ * such as a reminder, texts it again with its reason first). The message record
  * (with the item's reference for this phone) is written first, under the item's row lock that
  * every change holds until it commits: a decision committed before it is seen here (nothing is
  * sent), one committed after finds the record (and tells the person). A send that failed for a
@@ -105,7 +108,8 @@ export function sendItemTask(deps: Deps) {
       if (item?.status !== 'open' || !phone) return null;
       const [existing] = await tx<{ ref: number; sid: string | null }[]>`
         select ref, sid from twilio_messages where item_id = ${row.id} and user_id = ${job.user_id}`;
-      if (existing) return existing.sid ? null : { ...phone, ref: existing.ref };
+      // Sent already: a notification of it (a reminder, an escalation) sends it again, with its reason.
+      if (existing) return existing.sid && job.reason === 'created' ? null : { ...phone, ref: existing.ref };
       const [next] = await tx<{ ref: number }[]>`
         update phone_numbers set next_ref = next_ref + 1
          where org_id = ${job.org_id} and user_id = ${job.user_id} returning next_ref - 1 as ref`;
@@ -120,10 +124,10 @@ export function sendItemTask(deps: Deps) {
       orgId: job.org_id,
       itemId: row.id,
       deliveryId: job.delivery_id,
-      event: 'item.created',
+      event: reasonEvent(job.reason),
       attempt: helpers.job.attempts,
     };
-    const body = itemText(itemView(row), message.ref, pageUrl(deps, row.id));
+    const body = `${TITLE_PREFIX[job.reason]}${itemText(itemView(row), message.ref, pageUrl(deps, row.id))}`;
     const sid = await send(deps, account, call, { channel: message.channel, to: message.phone, body });
     if (sid)
       await deps.sql`update twilio_messages set sid = ${sid} where item_id = ${row.id} and user_id = ${job.user_id}`;

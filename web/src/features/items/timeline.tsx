@@ -36,18 +36,38 @@ const ACTIONS: Record<string, string> = {
 const VIA: Record<string, string> = {
   email: 'by email',
   slack: 'in Slack',
+  telegram: 'in Telegram',
+  discord: 'in Discord',
+  teams: 'in Microsoft Teams',
+  push: 'from a notification',
   mcp: 'in their AI assistant',
   sms: 'by SMS',
   whatsapp: 'on WhatsApp',
 };
 
-function detail(data: Record<string, unknown> | null): string {
+type Delegation = { user_id: string; delegate_id: string };
+
+/** "Ada and Grace": the people named by ids, each by name (or as a former member). */
+const people = (ids: string[], names: Record<string, string>) =>
+  ids.map((id) => names[id] ?? 'a former member').join(' and ');
+
+/**
+ * What an entry's data adds to its sentence: where an answer came from, whom a delegate acted
+ * for, who was away and whose delegate was told instead, a snooze's end, a file's name.
+ */
+function detail(data: Record<string, unknown> | null, names: Record<string, string>): string {
   if (!data) return '';
+  const parts: string[] = [];
   if (typeof data.answered_via === 'string')
-    return ` ${VIA[data.answered_via] ?? `via ${data.answered_via}`}`;
-  if (typeof data.until === 'string') return ` until ${formatDateTime(data.until)}`;
-  if (typeof data.filename === 'string') return `: ${data.filename}`;
-  return '';
+    parts.push(` ${VIA[data.answered_via] ?? `via ${data.answered_via}`}`);
+  if (Array.isArray(data.on_behalf_of) && data.on_behalf_of.length > 0)
+    parts.push(` on behalf of ${people(data.on_behalf_of as string[], names)} (away)`);
+  if (Array.isArray(data.delegated))
+    for (const { user_id, delegate_id } of data.delegated as Delegation[])
+      parts.push(`; ${people([user_id], names)} is away, so ${people([delegate_id], names)} was told`);
+  if (typeof data.until === 'string') parts.push(` until ${formatDateTime(data.until)}`);
+  if (typeof data.filename === 'string') parts.push(`: ${data.filename}`);
+  return parts.join('');
 }
 
 export function Timeline({ itemId }: { itemId: string }) {
@@ -69,7 +89,7 @@ export function Timeline({ itemId }: { itemId: string }) {
                 {sentenceStart(actorLabel({ type: entry.actor_type }, entry.actor_name))}{' '}
                 {entry.entry_type === 'comment'
                   ? 'commented'
-                  : `${ACTIONS[entry.action ?? ''] ?? entry.action}${detail(entry.data)}`}
+                  : `${ACTIONS[entry.action ?? ''] ?? entry.action}${detail(entry.data, entry.names)}`}
               </p>
               {entry.entry_type === 'comment' && entry.body && (
                 <p className="mt-0.5 line-clamp-3 whitespace-pre-wrap text-gray-800">{entry.body}</p>

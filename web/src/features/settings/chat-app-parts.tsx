@@ -128,3 +128,45 @@ export function LinkMyAccount({
     </section>
   );
 }
+
+/** A route as the list shows it: the app's id of the chat, and its name when the app gave one. */
+export type ShownRoute = { target: string; name?: string | null };
+
+/**
+ * Every Beckon channel with its route to a chat of the app; saving an empty one removes it.
+ * `errors`: of the last save and removal, shown under the list.
+ */
+export function RouteList({
+  app,
+  channels,
+  routes,
+  pending,
+  errors,
+  onSave,
+}: {
+  app: string;
+  channels: { id: string; name: string }[];
+  routes: Map<string, ShownRoute>;
+  pending: boolean;
+  errors: unknown[];
+  onSave: (channelId: string, target: string) => void;
+}) {
+  return (
+    <>
+      <ul className="divide-y divide-gray-100" aria-label={`${app} routes`}>
+        {channels.map((channel) => (
+          <RouteRow
+            key={channel.id}
+            app={app}
+            channel={channel}
+            routed={routes.get(channel.id)?.target}
+            routedName={routes.get(channel.id)?.name ?? undefined}
+            pending={pending}
+            onSave={(target) => onSave(channel.id, target)}
+          />
+        ))}
+      </ul>
+      {errors.map((error, index) => (error ? <ErrorNotice key={String(index)} error={error} /> : null))}
+    </>
+  );
+}

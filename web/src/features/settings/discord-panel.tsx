@@ -4,7 +4,7 @@ import { cardClass } from '../../components/field';
 import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorStatus } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
-import { LinkMyAccount, RouteRow, TokenForm } from './chat-app-parts';
+import { LinkMyAccount, RouteList, TokenForm } from './chat-app-parts';
 
 /** Which Beckon channel posts its new items to which Discord chat (by the channel's id). */
 function DiscordRoutes() {
@@ -18,7 +18,9 @@ function DiscordRoutes() {
   const remove = useMutation(trpc.discord.deleteRoute.mutationOptions(refresh));
   if (channels.error ?? routes.error) return <ErrorNotice error={channels.error ?? routes.error} />;
   if (!channels.data || !routes.data) return <Loading />;
-  const routed = new Map(routes.data.map((r) => [r.channel_id, r]));
+  const routed = new Map(
+    routes.data.map((r) => [r.channel_id, { target: r.discord_channel_id, name: r.discord_channel_name }]),
+  );
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-semibold text-gray-900">
@@ -27,25 +29,18 @@ function DiscordRoutes() {
       <p className="text-sm text-gray-700">
         A text channel's id (Developer Mode, Copy Channel ID), in a server the bot was invited to.
       </p>
-      <ul className="divide-y divide-gray-100" aria-label="Discord routes">
-        {channels.data.map((channel) => (
-          <RouteRow
-            key={channel.id}
-            app="Discord"
-            channel={channel}
-            routed={routed.get(channel.id)?.discord_channel_id}
-            routedName={routed.get(channel.id)?.discord_channel_name}
-            pending={put.isPending || remove.isPending}
-            onSave={(chatId) =>
-              chatId
-                ? put.mutate({ channel_id: channel.id, discord_channel_id: chatId })
-                : remove.mutate({ channel_id: channel.id })
-            }
-          />
-        ))}
-      </ul>
-      {put.error ? <ErrorNotice error={put.error} /> : null}
-      {remove.error ? <ErrorNotice error={remove.error} /> : null}
+      <RouteList
+        app="Discord"
+        channels={channels.data}
+        routes={routed}
+        pending={put.isPending || remove.isPending}
+        errors={[put.error, remove.error]}
+        onSave={(channelId, target) =>
+          target
+            ? put.mutate({ channel_id: channelId, discord_channel_id: target })
+            : remove.mutate({ channel_id: channelId })
+        }
+      />
     </div>
   );
 }

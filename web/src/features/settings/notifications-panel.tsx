@@ -11,6 +11,14 @@ import { EmailSettings } from './email-settings';
 
 type Preferences = AppOutputs['push']['preferences'];
 const LEVELS = ['info', 'success', 'warning', 'error'] as const;
+const APPS = [
+  ['slack', 'Slack'],
+  ['telegram', 'Telegram'],
+  ['discord', 'Discord'],
+  ['teams', 'Microsoft Teams'],
+  ['sms', 'SMS'],
+  ['whatsapp', 'WhatsApp'],
+] as const satisfies ReadonlyArray<readonly [Preferences['muted_apps'][number], string]>;
 
 const box =
   'size-4 rounded border border-gray-500 bg-white focus-ring data-checked:border-indigo-700 data-checked:bg-indigo-700';
@@ -53,7 +61,7 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
   return (
     <form noValidate onSubmit={submit} aria-label="Notification preferences" className="space-y-4">
       <Field>
-        <Label className={labelClass}>Push items at or above</Label>
+        <Label className={labelClass}>Notify me of items at or above</Label>
         <Select
           value={draft.min_level}
           onChange={(e) => set('min_level', e.target.value as Preferences['min_level'])}
@@ -69,7 +77,7 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
       <Fieldset className="space-y-2">
         <Legend className={labelClass}>Quiet hours</Legend>
         <CheckboxField
-          label="No pushes during quiet hours"
+          label="Nothing during quiet hours"
           checked={draft.quiet_hours_enabled}
           onChange={(on) => set('quiet_hours_enabled', on)}
         />
@@ -95,7 +103,7 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
             error={fields.timezone}
           />
         </div>
-        <p className="text-sm text-gray-800">Still pushed in quiet hours:</p>
+        <p className="text-sm text-gray-800">Still sent in quiet hours:</p>
         <div className="flex flex-wrap gap-4">
           {LEVELS.map((level) => (
             <CheckboxField
@@ -134,6 +142,24 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
           </div>
         </Fieldset>
       )}
+      <Fieldset className="space-y-2">
+        <Legend className={labelClass}>Muted apps</Legend>
+        <p className="text-sm text-gray-800">
+          No direct messages or texts from these, even when your account there is linked:
+        </p>
+        <div className="flex flex-wrap gap-4">
+          {APPS.map(([app, name]) => (
+            <CheckboxField
+              key={app}
+              label={name}
+              checked={draft.muted_apps.includes(app)}
+              onChange={(on) =>
+                set('muted_apps', on ? [...draft.muted_apps, app] : draft.muted_apps.filter((a) => a !== app))
+              }
+            />
+          ))}
+        </div>
+      </Fieldset>
       <div className="flex items-center gap-3">
         <Button type="submit" variant="primary" disabled={update.isPending}>
           Save preferences
@@ -149,7 +175,10 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
   );
 }
 
-/** A person's push and mail preferences: what reaches their devices and mailbox, and when. */
+/**
+ * A person's notification preferences: what reaches their devices, mailbox, direct messages and
+ * phone, and when.
+ */
 export function NotificationsPanel() {
   const preferences = useQuery(trpc.push.preferences.queryOptions());
   return (
@@ -158,7 +187,8 @@ export function NotificationsPanel() {
         Notifications
       </h2>
       <Notice>
-        These apply to pushes on your phone and browsers and to mail; the inbox always shows everything.
+        These apply to pushes, mail, direct messages in chat apps and texts; the inbox always shows
+        everything.
       </Notice>
       <BrowserPush />
       <EmailSettings />

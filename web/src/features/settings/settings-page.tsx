@@ -13,6 +13,7 @@ import { RetentionPanel } from './retention-panel';
 const SlackPanel = lazy(() => import('./slack-panel').then((m) => ({ default: m.SlackPanel })));
 const TelegramPanel = lazy(() => import('./telegram-panel').then((m) => ({ default: m.TelegramPanel })));
 const DiscordPanel = lazy(() => import('./discord-panel').then((m) => ({ default: m.DiscordPanel })));
+const TeamsPanel = lazy(() => import('./teams-panel').then((m) => ({ default: m.TeamsPanel })));
 const TwilioPanel = lazy(() => import('./twilio-panel').then((m) => ({ default: m.TwilioPanel })));
 const PhonePanel = lazy(() => import('./phone-panel').then((m) => ({ default: m.PhonePanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
@@ -31,6 +32,7 @@ const SECTIONS = [
   // Everyone links their own account there; managing the bot needs org.manage (the panel asks).
   { id: 'telegram', label: 'Telegram', permission: null },
   { id: 'discord', label: 'Discord', permission: null },
+  { id: 'teams', label: 'Microsoft Teams', permission: null },
 ] as const;
 type SettingsSection = (typeof SECTIONS)[number]['id'];
 
@@ -68,6 +70,11 @@ const panels: Record<SettingsSection, (manage: boolean) => ReactNode> = {
   discord: (manage) => (
     <Suspense fallback={<Loading />}>
       <DiscordPanel manage={manage} />
+    </Suspense>
+  ),
+  teams: (manage) => (
+    <Suspense fallback={<Loading />}>
+      <TeamsPanel manage={manage} />
     </Suspense>
   ),
 };

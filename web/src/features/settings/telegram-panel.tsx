@@ -4,7 +4,7 @@ import { cardClass } from '../../components/field';
 import { ErrorNotice, Loading, Notice } from '../../components/notice';
 import { errorStatus } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
-import { LinkMyAccount, RouteRow, TokenForm } from './chat-app-parts';
+import { LinkMyAccount, RouteList, TokenForm } from './chat-app-parts';
 
 /** Which Beckon channel posts its new items to which Telegram chat (by the chat's id). */
 function TelegramRoutes() {
@@ -18,7 +18,7 @@ function TelegramRoutes() {
   const remove = useMutation(trpc.telegram.deleteRoute.mutationOptions(refresh));
   if (channels.error ?? routes.error) return <ErrorNotice error={channels.error ?? routes.error} />;
   if (!channels.data || !routes.data) return <Loading />;
-  const routed = new Map(routes.data.map((r) => [r.channel_id, r]));
+  const routed = new Map(routes.data.map((r) => [r.channel_id, { target: r.chat_id, name: r.chat_title }]));
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-semibold text-gray-900">Post new items of each channel to a chat</h3>
@@ -26,25 +26,18 @@ function TelegramRoutes() {
         A group's id is negative; add the bot to the group first. A person who started the bot has their user
         id.
       </p>
-      <ul className="divide-y divide-gray-100" aria-label="Telegram routes">
-        {channels.data.map((channel) => (
-          <RouteRow
-            key={channel.id}
-            app="Telegram"
-            channel={channel}
-            routed={routed.get(channel.id)?.chat_id}
-            routedName={routed.get(channel.id)?.chat_title}
-            pending={put.isPending || remove.isPending}
-            onSave={(chatId) =>
-              chatId
-                ? put.mutate({ channel_id: channel.id, chat_id: chatId })
-                : remove.mutate({ channel_id: channel.id })
-            }
-          />
-        ))}
-      </ul>
-      {put.error ? <ErrorNotice error={put.error} /> : null}
-      {remove.error ? <ErrorNotice error={remove.error} /> : null}
+      <RouteList
+        app="Telegram"
+        channels={channels.data}
+        routes={routed}
+        pending={put.isPending || remove.isPending}
+        errors={[put.error, remove.error]}
+        onSave={(channelId, target) =>
+          target
+            ? put.mutate({ channel_id: channelId, chat_id: target })
+            : remove.mutate({ channel_id: channelId })
+        }
+      />
     </div>
   );
 }

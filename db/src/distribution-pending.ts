@@ -1,0 +1,120 @@
+/**
+ * The schema's current breaks of the distribution rules (db/src/distribution-rules.ts): what must
+ * change before the tables can be distributed. tests/src/structure/distribution.test.ts asserts
+ * the live schema breaks exactly these, so a new break fails and a fixed one must leave the list.
+ */
+export type DistributionRule =
+  | 'no-org-id'
+  | 'nullable-org-id'
+  | 'primary-key-without-org-id'
+  | 'unique-without-org-id'
+  | 'foreign-key-without-org-id'
+  | 'reference-to-distributed'
+  | 'local-foreign-key';
+
+/** `name`: the constraint or index, or the missing column. */
+export type PendingViolation = { table: string; rule: DistributionRule; name: string };
+
+/** Per rule, `table name` and what fixing it takes. */
+const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
+  // add the column (and fill it from the parent)
+  'no-org-id': ['team_members org_id'],
+  // make the column not null
+  'nullable-org-id': [],
+  // make the key (org_id, ...)
+  'primary-key-without-org-id': [
+    'agents agents_pkey',
+    'api_keys api_keys_pkey',
+    'attachments attachments_pkey',
+    'audit_entries audit_entries_pkey',
+    'channels channels_pkey',
+    'chat_link_codes chat_link_codes_pkey',
+    'comments comments_pkey',
+    'delivery_attempts delivery_attempts_pkey',
+    'devices devices_pkey',
+    'discord_messages discord_messages_item_id_discord_channel_id_pk',
+    'email_digest_entries email_digest_entries_pkey',
+    'escalation_policies escalation_policies_pkey',
+    'events events_pkey',
+    'gate_grants gate_grants_pkey',
+    'inbound_webhooks inbound_webhooks_pkey',
+    'invitations invitations_pkey',
+    'items items_pkey',
+    'mcp_tasks mcp_tasks_pkey',
+    'memberships memberships_pkey',
+    'out_of_office out_of_office_pkey',
+    'push_queue push_queue_pkey',
+    'receipt_keys receipt_keys_pkey',
+    'schedule_overrides schedule_overrides_pkey',
+    'schedules schedules_pkey',
+    'slack_messages slack_messages_item_id_slack_channel_id_pk',
+    'subscriptions subscriptions_pkey',
+    'team_members team_members_team_id_user_id_pk',
+    'teams teams_pkey',
+    'teams_messages teams_messages_item_id_conversation_id_pk',
+    'telegram_messages telegram_messages_item_id_chat_id_pk',
+    'templates templates_pkey',
+    'twilio_inbound twilio_inbound_pkey',
+    'twilio_messages twilio_messages_item_id_user_id_pk',
+    'webhooks webhooks_pkey',
+  ],
+  // add org_id to the key, or move a global lookup (a token hash) to the coordinator
+  'unique-without-org-id': [
+    'api_keys api_keys_token_hash_unique',
+    'devices devices_device_token_unique',
+    'events events_id_unique',
+    'gate_grants gate_grants_item_id_unique',
+    'inbound_webhooks inbound_webhooks_token_hash_unique',
+    'invitations invitations_code_hash_unique',
+    'organizations organizations_slug_unique',
+  ],
+  // reference (org_id, id), once the parent key includes org_id
+  'foreign-key-without-org-id': [
+    'api_keys api_keys_agent_id_agents_id_fk',
+    'attachments attachments_item_id_items_id_fk',
+    'channels channels_escalation_policy_id_escalation_policies_id_fk',
+    'comments comments_item_id_items_id_fk',
+    'delivery_attempts delivery_attempts_item_id_items_id_fk',
+    'delivery_attempts delivery_attempts_webhook_id_webhooks_id_fk',
+    'discord_messages discord_messages_item_id_items_id_fk',
+    'discord_routes discord_routes_channel_id_channels_id_fk',
+    'email_digest_entries email_digest_entries_item_id_items_id_fk',
+    'gate_grants gate_grants_agent_id_agents_id_fk',
+    'gate_grants gate_grants_item_id_items_id_fk',
+    'items items_agent_id_agents_id_fk',
+    'items items_channel_id_channels_id_fk',
+    'items items_escalation_policy_id_escalation_policies_id_fk',
+    'mcp_tasks mcp_tasks_agent_id_agents_id_fk',
+    'mcp_tasks mcp_tasks_item_id_items_id_fk',
+    'push_queue push_queue_device_id_devices_id_fk',
+    'push_queue push_queue_item_id_items_id_fk',
+    'schedule_overrides schedule_overrides_schedule_id_schedules_id_fk',
+    'slack_messages slack_messages_item_id_items_id_fk',
+    'slack_routes slack_routes_channel_id_channels_id_fk',
+    'team_members team_members_team_id_teams_id_fk',
+    'teams_messages teams_messages_item_id_items_id_fk',
+    'teams_routes teams_routes_channel_id_channels_id_fk',
+    'telegram_messages telegram_messages_item_id_items_id_fk',
+    'telegram_routes telegram_routes_channel_id_channels_id_fk',
+    'twilio_messages twilio_messages_item_id_items_id_fk',
+  ],
+  // drop the foreign key (system and organization roles kept apart)
+  'reference-to-distributed': ['roles roles_org_id_organizations_id_fk'],
+  // drop the foreign key, or keep the organization check in the code
+  'local-foreign-key': [
+    'magic_link_tokens magic_link_tokens_org_id_organizations_id_fk',
+    'oauth_records oauth_records_org_id_organizations_id_fk',
+    'sessions sessions_org_id_organizations_id_fk',
+  ],
+};
+
+/** Every rule, in the order the runbook lists them. */
+export const DISTRIBUTION_RULES = Object.keys(PENDING_BY_RULE) as DistributionRule[];
+
+export const DISTRIBUTION_PENDING: readonly PendingViolation[] = Object.entries(PENDING_BY_RULE).flatMap(
+  ([rule, entries]) =>
+    entries.map((entry) => {
+      const [table = '', name = ''] = entry.split(' ');
+      return { table, rule: rule as DistributionRule, name };
+    }),
+);
