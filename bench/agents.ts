@@ -1,9 +1,7 @@
 import { openEventStream } from '../tests/src/harness/sse';
+import { percentile } from './lib';
 
 type Sql = import('@beckon/db').Sql;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /**
  * Latency from answering an item (REST) to the `item.answered` event arriving on each of

@@ -7,6 +7,8 @@ import { createDb, ensureDatabase, startEmbeddedPostgres, withDatabase } from '@
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { migrateAll } from '@beckon/server/database';
 import autocannon from 'autocannon';
+import { runScript, untilHealthy } from '../scripts/cluster/processes';
+import { buildServer } from '../tests/src/harness/production';
 
 export type Figures = {
   name: string;
@@ -68,6 +70,40 @@ export const SERVER_ENV = {
   // Every connection of the load comes from one address: more bodies in flight than one client may hold.
   HTTP_MAX_BODIES_PER_ADDRESS: '10000',
 };
+
+/**
+ * Raised caps on what callers hold open (HOLDS_PER_*, docs/configuration.md) for `streams` event
+ * streams from one benchmark: one person's keys, and one process, hold them all.
+ */
+export const holdsFor = (streams: number) => {
+  const cap = String(streams + 100);
+  return { HOLDS_PER_CREDENTIAL: cap, HOLDS_PER_USER: cap, HOLDS_PER_PROCESS: cap };
+};
+
+/**
+ * The resource process of the compiled build, started from its package.json script
+ * (`start:resource`, built first) as operators run it; worker off unless `env` says otherwise.
+ */
+export async function startCompiledResource(databaseUrl: string, env: Record<string, string> = {}) {
+  await buildServer();
+  const port = await freePort();
+  const server = runScript('start:resource', {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RUN_WORKER: 'false',
+    ...env,
+  });
+  server.child.stderr?.pipe(process.stderr);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await untilHealthy(`${url}/health`, server);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return { url, pid: server.child.pid ?? 0, stop: () => server.stop(), kill: server.kill };
+}
 
 /** The resource process as its own OS process, as in production (no worker, quiet logs). */
 export async function startResourceProcess(
@@ -184,6 +220,10 @@ export async function load(
     requests: result.requests.total,
   };
 }
+
+/** The value at percentile `p` (0-100) of an ascending list; 0 when it is empty. */
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 export function table(rows: Figures[]): string {
   const lines = [

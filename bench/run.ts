@@ -1,11 +1,14 @@
-// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|tracing|compare <commit>]`: bounded load on loopback against real
+// `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|tracing|sustained|compare <commit>]`: bounded load on loopback against real
 // processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
 // (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
 // BENCH_WAITING_STREAMS (default 10,000) agents hold /mcp/sse open on one resource process, wait
 // BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. `tracing` (only when named):
 // creation with tracing off and on (to a local OTLP sink) and, given BENCH_BEFORE=<commit>, before it.
+// `sustained` (only when named): creations, answers, deliveries and 10,000 open streams together for
+// `--minutes` (default 10); writes its figures into docs/benchmarks.md.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
 import { answerToStream } from './agents';
 import { compare } from './compare';
 import { gateDecisions } from './gate';
@@ -23,6 +26,8 @@ import {
 import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate } from './rounds';
+import { sustainedLoad } from './sustained';
+import { runContext, sustainedTables, writeSustainedFigures } from './sustained-report';
 import { tracingCost, tracingNotes } from './tracing';
 import { waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
@@ -41,6 +46,17 @@ if (only === 'compare') {
   process.exit(0);
 }
 const database = await benchDatabase();
+if (only === 'sustained') {
+  try {
+    const tables = await sustained();
+    console.log(`\n${tables}\n`);
+    if (!writeSustainedFigures(tables))
+      console.log('docs/benchmarks.md has no sustained section to write into');
+  } finally {
+    await database.stop();
+  }
+  process.exit(0);
+}
 if (only === 'waiting') {
   try {
     for (const line of await manyWaitingAgents()) console.log(line);
@@ -177,6 +193,30 @@ try {
 } finally {
   await server.stop();
   await database.stop();
+}
+
+/** `sustained [--minutes N] [--streams N] [--rate N]`: the mixed load held for minutes (bench/sustained.ts). */
+async function sustained(): Promise<string> {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: {
+      minutes: { type: 'string', default: '10' },
+      streams: { type: 'string', default: '10000' },
+      rate: { type: 'string', default: '20' },
+    },
+  });
+  const options = {
+    minutes: Number(values.minutes),
+    streams: Number(values.streams),
+    rate: Number(values.rate),
+  };
+  if (!Object.values(options).every((n) => Number.isInteger(n) && n > 0)) {
+    throw new Error(
+      `sustained: --minutes, --streams and --rate take whole numbers above 0 (${process.argv.slice(3)})`,
+    );
+  }
+  const context = await runContext(database.sql);
+  return sustainedTables(await sustainedLoad(database, options), context);
 }
 
 /** 10,000 agents waiting on one resource process of its own: answer -> stream latency, memory. */

@@ -2,9 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
-import { runScript, untilHealthy } from '../scripts/cluster/processes';
-import { freePort } from '../scripts/cluster/start';
-import { buildServer } from '../tests/src/harness/production';
+import { holdsFor, percentile, startCompiledResource } from './lib';
 
 type Sql = import('@beckon/db').Sql;
 
@@ -24,21 +22,12 @@ export async function waitingAgents(
   if (openFiles < options.streams + 1000) {
     throw new Error(`${options.streams} streams need more open files than this shell allows (${openFiles})`);
   }
-  await buildServer();
-  const port = await freePort();
-  const server = runScript('start:resource', {
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    RUN_WORKER: 'false',
-  });
-  server.child.stderr?.pipe(process.stderr);
-  const url = `http://127.0.0.1:${port}`;
+  // Default settings but the caps on open streams: one person's agents hold them all.
+  const server = await startCompiledResource(databaseUrl, holdsFor(options.streams));
+  const { url, pid } = server;
   try {
-    await untilHealthy(`${url}/health`, server);
     const { ownerToken, agents } = await waitingOrganization(sql, options.streams);
     await fetch(`${url}/health`);
-    const pid = server.child.pid ?? 0;
     const rssBefore = residentBytes(pid);
 
     const arrivals = new Map<number, number>();
@@ -96,7 +85,7 @@ const commits = async (sql: Sql) =>
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 /** This process's open-file limit raised to the hard limit (prlimit); children inherit it. */
-function raiseOpenFiles(): number {
+export function raiseOpenFiles(): number {
   const limits = readFileSync('/proc/self/limits', 'utf8');
   const [, soft = '0', hard = '0'] = /Max open files\s+(\S+)\s+(\S+)/.exec(limits) ?? [];
   if (soft === hard) return Number(soft);
@@ -104,7 +93,7 @@ function raiseOpenFiles(): number {
   return Number(hard);
 }
 
-const residentBytes = (pid: number) =>
+export const residentBytes = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
 /** CPU seconds the process has used (user + system; clock ticks of 1/100 s). */
@@ -148,7 +137,11 @@ async function waitingOrganization(sql: Sql, count: number) {
 }
 
 /** Opens every agent's stream (100 opening at a time), each on its own connection. */
-async function openAll(url: string, agents: Agent[], answered: (index: number, at: number) => void) {
+export async function openAll(
+  url: string,
+  agents: Array<{ key: string }>,
+  answered: (index: number, at: number) => void,
+) {
   const sockets: import('node:net').Socket[] = [];
   let next = 0;
   const opener = async () => {
@@ -162,7 +155,7 @@ async function openAll(url: string, agents: Agent[], answered: (index: number, a
   return sockets;
 }
 
-/** An SSE connection; `onAnswered` when an `item.answered` frame arrives. Resolves with its socket once open. */
+/** An SSE connection; `onAnswered` for each `item.answered` frame that arrives. Resolves with its socket once open. */
 function openStream(url: string, key: string, onAnswered: () => void) {
   return new Promise<import('node:net').Socket>((resolve, reject) => {
     const request = http.get(
@@ -171,11 +164,13 @@ function openStream(url: string, key: string, onAnswered: () => void) {
       (response) => {
         if (response.statusCode !== 200) return reject(new Error(`stream: ${response.statusCode}`));
         response.setEncoding('utf8');
+        const marker = 'event: item.answered';
         let tail = '';
         response.on('data', (chunk: string) => {
+          // The tail is too short to hold a whole marker: each frame is counted once, even split.
           const text = tail + chunk;
-          if (text.includes('event: item.answered')) onAnswered();
-          tail = text.slice(-32);
+          for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) onAnswered();
+          tail = text.slice(1 - marker.length);
         });
         response.on('error', () => {});
         resolve(response.socket);
@@ -184,9 +179,6 @@ function openStream(url: string, key: string, onAnswered: () => void) {
     request.on('error', reject);
   });
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 function percentiles<Name extends string>(name: Name, values: number[]) {
   const sorted = values.sort((a, b) => a - b);
