@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMail } from '../email/mail';
+import { follow } from '../email/setup';
 import type {
   FakeDiscord,
   FakeSlack,
@@ -9,6 +11,7 @@ import type {
   TestServer,
 } from '../harness';
 import { startFakeMobilePush } from '../harness/fake-push';
+import { startSmtpServer } from '../harness/smtp';
 import { buttons, click, connect, interact } from '../slack/setup';
 import { connectTwilio, startTwilioServer, textIn, verifyPhone } from '../twilio/setup';
 import {
@@ -36,7 +39,7 @@ import {
 
 /**
  * One item, every channel at once: routed to a Slack channel, a Telegram group, a Discord channel
- * and a Teams channel, and sent to its assignee's DMs in each of them, phone and device. Answered
+ * and a Teams channel, and sent to its assignee's DMs in each of them, phone, device and mailbox. Answered
  * from each channel in turn, every other channel is told who answered and where: each pair.
  */
 
@@ -48,6 +51,8 @@ let twilio: FakeTwilio;
 let teams: FakeTeams;
 let closeFakes: () => Promise<unknown>;
 let phones: Awaited<ReturnType<typeof startFakeMobilePush>>;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let bobEmail: string;
 let agent: HttpClient;
 let orgId: string;
 let opsId: string;
@@ -66,10 +71,13 @@ beforeAll(async () => {
   ({ slack, telegram, discord, teams } = fakes);
   closeFakes = fakes.close;
   phones = await startFakeMobilePush();
+  smtp = await startSmtpServer();
   let f: Awaited<ReturnType<typeof startTwilioServer>>['f'];
   ({ server, twilio, f } = await startTwilioServer({
     ...fakes.env,
     PUSH_SERVICE_ACCOUNT_JSON: phones.serviceAccount,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
   }));
   const team = await f.team(server.resource);
   const owner = team.owner;
@@ -108,16 +116,45 @@ beforeAll(async () => {
   await connectTwilio(owner);
   await verifyPhone(twilio, bob.api, BOB_PHONE);
   await bob.api.post('/api/push/register', { device_token: `phone-${bob.id}`, platform: 'mobile' });
+  await bob.api.put('/api/me/email', { enabled: true });
+  const [user] = await server.database.sql<{ email: string }[]>`select email from users where id = ${bob.id}`;
+  bobEmail = user?.email ?? '';
 });
 afterAll(async () => {
   await server?.close();
-  await Promise.all([closeFakes?.(), twilio?.close(), phones?.close()]);
+  await Promise.all([closeFakes?.(), twilio?.close(), phones?.close(), smtp?.close()]);
 });
 
 const mentioning = <T extends { params?: unknown; body?: unknown }>(calls: T[], ...texts: string[]) =>
   calls.filter((c) => texts.every((text) => JSON.stringify(c.params ?? c.body).includes(text)));
 
-type Channel = 'slack' | 'telegram' | 'discord' | 'teams' | 'sms' | 'push';
+type Channel = 'slack' | 'telegram' | 'discord' | 'teams' | 'sms' | 'push' | 'email';
+
+/** The answer buttons of the mail Bob got for the item (their links reach this server). */
+async function mailButtons(title: string) {
+  const mail = await eventually(
+    async () => {
+      const read = await Promise.all(smtp.messages.filter((m) => m.to.includes(bobEmail)).map(readMail));
+      return read.find((m) => m.subject.includes(title));
+    },
+    (found) => found !== undefined,
+  );
+  const links = mail?.answerLinks ?? [];
+  return links.map(
+    (link) => new URL(new URL(link.url).pathname + new URL(link.url).search, server.resource.baseUrl).href,
+  );
+}
+
+/** The push on Bob's phone that asks for the item, with its answer token. */
+const askingPush = (itemId: string) =>
+  eventually(
+    async () =>
+      phones.received.find((p) => {
+        const data = (p.payload as { data?: Record<string, string> }).data;
+        return data?.item_id === itemId && data.answer_token;
+      }),
+    (found) => found !== undefined,
+  );
 
 /** How each channel says an answer came from another (chat messages name it, texts and pushes say it). */
 const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknown>> = {
@@ -153,6 +190,12 @@ const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknow
     ),
   sms: (via, title) => () =>
     twilio.waitForMessage(BOB_PHONE, new RegExp(`${title}\\nAnswered by .* ${LABEL[via]}`)),
+  email: (_via, title) => async () => {
+    const [yes] = await mailButtons(title);
+    const closed = await follow(yes ?? '', 'POST');
+    expect(closed.status).toBe(409);
+    expect(closed.text).toContain('answered');
+  },
   push: (via, title) => () =>
     eventually(
       async () =>
@@ -169,10 +212,12 @@ const LABEL: Record<string, string> = {
   discord: 'in Discord',
   teams: 'in Microsoft Teams',
   sms: 'by SMS',
+  email: 'by email',
+  push: 'from a notification',
 };
 
 /** Answers "Yes" from one channel as Bob. */
-const ANSWER: Record<Exclude<Channel, 'push'>, (item: Item) => Promise<unknown>> = {
+const ANSWER: Record<Channel, (item: Item & { title: string }) => Promise<unknown>> = {
   slack: async (item) => {
     const [post] = mentioning(slack.of('chat.postMessage'), item.id).filter(
       (c) => c.params.channel === 'COPS',
@@ -193,14 +238,23 @@ const ANSWER: Record<Exclude<Channel, 'push'>, (item: Item) => Promise<unknown>>
   teams: (item) =>
     teamsActivity(server, teams, orgId, teamsCardAction(BOB_TEAMS, 'answer', { action: `a:${item.id}:0` })),
   sms: () => textIn(server, orgId, { from: BOB_PHONE, body: 'yes' }),
+  email: async (item) => {
+    const [yes] = await mailButtons(item.title);
+    return follow(yes ?? '', 'POST');
+  },
+  push: async (item) => {
+    const push = await askingPush(item.id);
+    const data = (push?.payload as { data: Record<string, string> }).data;
+    return server.resource.post('/api/push/answer', { token: data.answer_token, choice: 0 });
+  },
 };
 
 describe('one answer, every channel told', () => {
-  for (const via of Object.keys(ANSWER) as Exclude<Channel, 'push'>[]) {
+  for (const via of Object.keys(ANSWER) as Channel[]) {
     it(`answered ${LABEL[via]}: every other channel says so`, async () => {
       const title = `Matrix round ${via}`;
       const item = (
-        await agent.post<Item>('/api/items', {
+        await agent.post<Item & { title: string }>('/api/items', {
           title,
           channel_id: opsId,
           form: YES_NO,
@@ -224,6 +278,7 @@ describe('one answer, every channel told', () => {
         (counts) => counts.every((n) => n === 2),
       );
       await twilio.waitForMessage(BOB_PHONE, title);
+      await Promise.all([mailButtons(title), askingPush(item.id)]);
 
       await ANSWER[via](item);
       const answered = await eventually(
