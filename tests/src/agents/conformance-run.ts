@@ -7,7 +7,7 @@ import { collectOutput } from '../harness/child-output';
 
 /** How the official MCP conformance CLI (@modelcontextprotocol/conformance 0.2) is run offline. */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(here, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
+export const CLI = path.join(here, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /** A whole requirement set: some tens of scenarios, each its own connection (longer on a busy machine). */
 export const CLI_RUN_TIMEOUT_MS = 120_000;

@@ -160,13 +160,27 @@ export async function authorize(
   params: Record<string, string | undefined> = {},
 ) {
   const request = await client.authorizationRequest(params);
-  let page = await browser.follow(request.url, client.isRedirect);
+  const location = await approveInBrowser(browser, request.url, email, client.isRedirect);
+  return { ...request, location };
+}
+
+/**
+ * The browser part of any authorization request URL (one a test built or one another program
+ * printed): sign-in if needed, consent (Allow) if asked. Answers the redirect `isRedirect` accepts.
+ */
+export async function approveInBrowser(
+  browser: Browser,
+  url: string,
+  email: string,
+  isRedirect: (location: string) => boolean,
+): Promise<string> {
+  let page = await browser.follow(url, isRedirect);
   if (!page.stoppedAt && isSignInPage(page))
-    page = await signInWithMagicLink(browser, page, email, client.isRedirect);
+    page = await signInWithMagicLink(browser, page, email, isRedirect);
   if (!page.stoppedAt && isConsentPage(page)) {
-    page = await browser.submit(page, '/consent', { decision: 'allow' }, client.isRedirect);
+    page = await browser.submit(page, '/consent', { decision: 'allow' }, isRedirect);
   }
   if (!page.stoppedAt)
     throw new Error(`the flow did not come back to the client:\n${page.status} ${page.body}`);
-  return { ...request, location: page.stoppedAt };
+  return page.stoppedAt;
 }
