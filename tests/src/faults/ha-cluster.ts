@@ -5,6 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { ensureDatabase, withDatabase } from '@beckon/db';
 import { migrateAll } from '@beckon/server/database';
+import postgres from 'postgres';
 import { freePort } from '../harness';
 import { collectOutput } from '../harness/child-output';
 import { haproxyConfig, patroniConfig } from './ha-config';
@@ -62,6 +63,28 @@ async function postgresIds(): Promise<{ uid: number; gid: number }> {
     .find((entry) => entry[0] === 'postgres');
   if (!fields) throw new Error('the postgres OS user is missing (the postgresql-15 package creates it)');
   return { uid: Number(fields[2]), gid: Number(fields[3]) };
+}
+
+/**
+ * Whether HAProxy sends connections to the primary alone: it counts every server up until its
+ * checks fail twice, so right after it starts a connection may still land on a replica (where a
+ * database just created may not be yet). Several connections in a row, over longer than two
+ * checks, must all reach a node that is not in recovery.
+ */
+async function onlyThePrimary(url: string): Promise<boolean> {
+  for (let i = 0; i < 6; i++) {
+    const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    try {
+      const [row] = await sql<{ replica: boolean }[]>`select pg_is_in_recovery() as replica`;
+      if (row?.replica !== false) return false;
+    } catch {
+      return false;
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return true;
 }
 
 /** Starts the cluster, waits for a primary with a synchronous standby, and migrates `beckon`. */
@@ -204,10 +227,11 @@ export async function startHaCluster(nodeCount = 2): Promise<HaCluster> {
         return start('haproxy', HA_TOOLS.haproxy, ['-db', '-f', configFile]);
       },
       async ([port]) =>
-        await ensureDatabase(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`, 'beckon').then(
+        (await onlyThePrimary(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`)) &&
+        (await ensureDatabase(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`, 'beckon').then(
           () => true,
           () => false,
-        ),
+        )),
     );
     const serverUrl = `postgres://postgres:postgres@127.0.0.1:${proxyPort}/postgres`;
     const url = withDatabase(serverUrl, 'beckon');

@@ -323,7 +323,9 @@ describe('push endpoints that misbehave', () => {
     expect(browsers.streamed.bytes).toBeLessThan(64 * 1024 * 1024);
   });
 
-  it('a slow endpoint runs into the deadline once; its retries wait without asking, others go on', async () => {
+  it('a slow endpoint runs into the deadline once; its retries wait without asking, others go on', {
+    timeout: 90_000,
+  }, async () => {
     const slow = await personOf();
     const other = await personOf();
     await slow.person.api.post('/api/push/register', {
@@ -347,7 +349,9 @@ describe('push endpoints that misbehave', () => {
       /^deferred: https:\/\/127\.0\.0\.1:\d+ did not answer/,
     );
     expect(browsers.requests.get('hangs')).toBe(1);
-    for (const { body } of items) await until(async () => (await entryOf(body.id))?.delivered_at != null);
+    // Generous on a loaded machine: what matters is that they are delivered, not when.
+    for (const { body } of items)
+      await until(async () => (await entryOf(body.id))?.delivered_at != null, 40_000);
     forgetSlowOrigins();
   });
 });
