@@ -11,7 +11,10 @@ import { namedShifts } from './shifts.service';
 /** What a feed URL shows, signed into it: one schedule's shifts, or one person's on every schedule. */
 type FeedClaim = { k: 'schedule'; o: string; s: string } | { k: 'person'; o: string; u: string };
 
-/** The span of a feed: a week back, eight weeks ahead. */
+/**
+ * The span of a feed: a week back, eight weeks ahead, counted in whole UTC days so that every
+ * fetch on one day shows the same events (a calendar client polling it sees no churn).
+ */
 const FEED_PAST_DAYS = 7;
 const FEED_AHEAD_DAYS = 56;
 
@@ -67,8 +70,9 @@ export async function calendarFeed(deps: Deps, token: string): Promise<string | 
   const claim = await verifyFeed(deps.env, token);
   if (!claim) return null;
   const now = deps.clock().getTime();
-  const from = now - FEED_PAST_DAYS * 86_400_000;
-  const to = now + FEED_AHEAD_DAYS * 86_400_000;
+  const today = Math.floor(now / 86_400_000) * 86_400_000;
+  const from = today - FEED_PAST_DAYS * 86_400_000;
+  const to = today + (FEED_AHEAD_DAYS + 1) * 86_400_000;
   const events: CalendarEvent[] = [];
   let name: string;
   try {
