@@ -12,14 +12,14 @@ import { itemPageUrl } from '../../mail/item-mail';
 import { onBehalfOf } from '../assignment/assignees';
 import { authMethod, issueReceipt } from '../receipts/receipts';
 import { approverCheck } from './approvers';
-import { scheduleEscalation } from './escalation';
+import { escalationSchedule } from './escalation';
 import { validateAnswer } from './form-answer';
-import { recordItemChange } from './item-changes';
-import { findItem, RETURNING, scheduleExpiry } from './item-queries';
+import { expirySchedule, findItem, RETURNING } from './item-queries';
 import { type ItemAction, nextStatus } from './item-state';
 import { type ItemRow, itemView } from './item-view';
 import { type AnswerStep, answerStep } from './policies';
-import { scheduleRepeat } from './repeat-until-ack';
+import { recordChange } from './record-change';
+import { repeatSchedule } from './repeat-until-ack';
 
 type AnswerChannel = (typeof answerChannels)[number];
 
@@ -205,15 +205,17 @@ export async function actOnItem(
       ...(input.via ? { answered_via: input.via } : {}),
       ...('approver' in change ? change.approver : {}),
     };
-    await recordItemChange(tx, { row, actor, data, webhooks, slack, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
-    // run at once if the deadline passed meanwhile.
+    // run at once if the deadline passed meanwhile. The same for the pending step of its
+    // escalation policy. An acknowledgement ends the notifications again; leaving open pauses
+    // them, returning resumes.
     const leftOrReturned = (current.status === 'open') !== (row.status === 'open');
-    if (current.deadline_at && leftOrReturned) await scheduleExpiry(tx, row);
-    // The same for the pending step of its escalation policy.
-    if (leftOrReturned) await scheduleEscalation(tx, row);
-    // An acknowledgement ends the notifications again; leaving open pauses them, returning resumes.
-    if (leftOrReturned || input.action === 'ack') await scheduleRepeat(tx, row, deps.clock());
+    const schedule = [
+      current.deadline_at && leftOrReturned ? expirySchedule(tx, row) : null,
+      leftOrReturned ? escalationSchedule(tx, row) : null,
+      leftOrReturned || input.action === 'ack' ? repeatSchedule(tx, row, deps.clock()) : null,
+    ];
+    await recordChange(tx, { row, actor, data, webhooks, slack, schedule, ...recorded(change) });
     return row;
   });
   if (input.action === 'answer' && row.status === 'answered' && row.answered_at)

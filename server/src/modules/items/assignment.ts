@@ -7,10 +7,10 @@ import { OrgFacts } from '../../caches/org-facts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../assignment/assignees';
-import { recordItemChange } from './item-changes';
 import { findItem, RETURNING } from './item-queries';
 import { type ItemRow, itemView } from './item-view';
-import { delegationAuditData, notifyPeople, type Reached, reachedOf } from './notify-people';
+import { delegationAuditData, notificationParts, type Reached, reachedOf } from './notify-people';
+import { recordChange } from './record-change';
 
 type Change = {
   set: Record<string, unknown>;
@@ -40,15 +40,19 @@ async function changeAssignment(
     const [updated] = await tx<ItemRow[]>`
       update items set ${tx(change.set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    await recordItemChange(tx, {
+    const notify =
+      change.notify && row.status === 'open'
+        ? await notificationParts(deps, tx, row, change.notify, 'assigned')
+        : [];
+    await recordChange(tx, {
       row,
       action: change.action,
       actor,
       event: 'item.updated',
       data: change.data,
       webhooks,
+      notify,
     });
-    if (change.notify && row.status === 'open') await notifyPeople(deps, tx, row, change.notify, 'assigned');
     return row;
   });
   return itemView(row);
