@@ -1,4 +1,4 @@
-import { notificationParts } from '@beckon/server/modules/items/notify-people';
+import { notificationParts } from '@beckon/server/modules/items/changes/notify-people';
 import { statementOf } from '@beckon/server/statement-parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from './mail';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { ItemRow } from '@beckon/server/modules/items/item-view';
-import { recordChange } from '@beckon/server/modules/items/record-change';
+import { recordChange } from '@beckon/server/modules/items/changes/record-change';
+import type { ItemRow } from '@beckon/server/modules/items/rows/item-view';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
 

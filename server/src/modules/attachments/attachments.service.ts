@@ -11,8 +11,8 @@ import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type { StoredFile } from '../../storage/storage';
-import { findItem } from '../items/item-queries';
-import { recordChange } from '../items/record-change';
+import { recordChange } from '../items/changes/record-change';
+import { findItem } from '../items/rows/item-queries';
 import { enforceStorageQuota } from './storage-quota';
 
 type AttachmentRow = {

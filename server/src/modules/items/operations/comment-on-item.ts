@@ -1,10 +1,10 @@
 import { uuidv7 } from 'uuidv7';
-import type { Actor, Identity } from '../../auth/identity';
-import { actorOf } from '../../auth/identity';
-import type { Deps } from '../../deps';
-import { actorNameSql, auditNamesSql } from './item-names';
-import { findItem } from './item-queries';
-import { recordChange } from './record-change';
+import type { Actor, Identity } from '../../../auth/identity';
+import { actorOf } from '../../../auth/identity';
+import type { Deps } from '../../../deps';
+import { recordChange } from '../changes/record-change';
+import { actorNameSql, auditNamesSql } from '../rows/item-names';
+import { findItem } from '../rows/item-queries';
 
 type CommentRow = {
   id: string;

@@ -1,15 +1,15 @@
 import { assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
-import { SYSTEM } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { addJob } from '../../job-queue';
-import { JOB_TASKS } from '../../job-tasks';
-import { type Part, part } from '../../statement-parts';
-import { onCallAuditData, withAssignees, withOnCall } from '../assignment/assignees';
-import { nextStep } from '../assignment/escalation-due';
-import { RETURNING, SELECT } from './item-queries';
-import type { ItemRow } from './item-view';
+import { SYSTEM } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { addJob } from '../../../job-queue';
+import { JOB_TASKS } from '../../../job-tasks';
+import { type Part, part } from '../../../statement-parts';
+import { onCallAuditData, withAssignees, withOnCall } from '../../assignment/assignees';
+import { nextStep } from '../../assignment/escalation-due';
+import { RETURNING, SELECT } from '../rows/item-queries';
+import type { ItemRow } from '../rows/item-view';
 import { delegationAuditData, notificationParts, peopleFor } from './notify-people';
 import { recordChange } from './record-change';
 

@@ -2,15 +2,15 @@ import { type Assignee, assigneeKey } from '@beckon/contracts/assignment/assignm
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { can } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
-import { type Actor, actorOf, type Identity } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../assignment/assignees';
-import { findItem, RETURNING } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
-import { delegationAuditData, notificationParts, type Reached, reachedOf } from './notify-people';
-import { recordChange } from './record-change';
+import { type Actor, actorOf, type Identity } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../../assignment/assignees';
+import { delegationAuditData, notificationParts, type Reached, reachedOf } from '../changes/notify-people';
+import { recordChange } from '../changes/record-change';
+import { findItem, RETURNING } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
 
 type Change = {
   set: Record<string, unknown>;

@@ -1,8 +1,8 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
-import { addJobFor } from '../../job-queue';
-import { type Part, part } from '../../statement-parts';
-import type { ItemRow } from './item-view';
+import { addJobFor } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
+import type { ItemRow } from '../rows/item-view';
 
 /**
  * The Slack jobs of an item change, as a part of its statement (record-change.ts): a new item of a routed channel is posted to the Slack

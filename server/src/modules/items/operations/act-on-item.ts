@@ -1,27 +1,27 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Queryable } from '@beckon/db';
-import type { answerChannels } from '@beckon/db/schema';
-import type { Actor, Identity } from '../../auth/identity';
-import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
-import { freshVerification, sessionVerification, type Verification } from '../../auth/verification';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { itemPageUrl } from '../../mail/item-mail';
-import { onBehalfOf } from '../assignment/assignees';
-import { authMethod, issueReceipt } from '../receipts/receipts';
-import { approverCheck } from './approvers';
-import { escalationSchedule } from './escalation';
-import { validateAnswer } from './form-answer';
-import { expirySchedule, findItem, RETURNING } from './item-queries';
-import { type ItemAction, nextStatus } from './item-state';
-import { type ItemRow, itemView } from './item-view';
-import { type AnswerStep, answerStep } from './policies';
-import { recordChange } from './record-change';
-import { repeatSchedule } from './repeat-until-ack';
+import type { answerSources } from '@beckon/db/schema';
+import type { Actor, Identity } from '../../../auth/identity';
+import { actorOf, POLICY, SYSTEM } from '../../../auth/identity';
+import { freshVerification, sessionVerification, type Verification } from '../../../auth/verification';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { itemPageUrl } from '../../../mail/item-mail';
+import { onBehalfOf } from '../../assignment/assignees';
+import { authMethod, issueReceipt } from '../../receipts/receipts';
+import { escalationSchedule } from '../changes/escalate-item';
+import { recordChange } from '../changes/record-change';
+import { repeatSchedule } from '../changes/repeat-item';
+import { validateAnswer } from '../forms/form-answer';
+import { expirySchedule, findItem, RETURNING } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
+import { approverCheck } from '../state/approvers';
+import { type ItemAction, nextStatus } from '../state/item-state';
+import { type AnswerStep, answerStep } from '../state/policies';
 
-type AnswerChannel = (typeof answerChannels)[number];
+type AnswerSource = (typeof answerSources)[number];
 
 /** The actions a delegate takes on behalf of the people away who named them. */
 const ON_BEHALF: ReadonlySet<ItemAction> = new Set(['answer', 'dismiss', 'ack']);
@@ -49,7 +49,7 @@ export type ActionInput = {
   values?: unknown;
   until?: Date;
   /** The channel a person acted from when not the API or the dashboard (items.answered_via). */
-  via?: AnswerChannel;
+  via?: AnswerSource;
   /** The item's timeout policy acts (answer, dismiss at the deadline): `answered_by: {type: "policy"}`. */
   byPolicy?: boolean;
 };
@@ -59,7 +59,7 @@ type Answer = {
   action: 'answer';
   values: Record<string, unknown>;
   step: AnswerStep;
-  via?: AnswerChannel;
+  via?: AnswerSource;
   /** What its audit entry adds about who answered (an agent let in by `allow_agents`). */
   approver?: Record<string, unknown>;
 };

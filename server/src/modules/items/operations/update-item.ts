@@ -1,10 +1,10 @@
 import type { ItemView, UpdateItemInput } from '@beckon/contracts/items/item.contract';
-import type { Identity } from '../../auth/identity';
-import { actorOf } from '../../auth/identity';
-import type { Deps } from '../../deps';
-import { channelName, expirySchedule, findItem, futureDeadline, RETURNING } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
-import { recordChange } from './record-change';
+import type { Identity } from '../../../auth/identity';
+import { actorOf } from '../../../auth/identity';
+import type { Deps } from '../../../deps';
+import { recordChange } from '../changes/record-change';
+import { channelName, expirySchedule, findItem, futureDeadline, RETURNING } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
 
 export async function updateItem(deps: Deps, identity: Identity, input: UpdateItemInput): Promise<ItemView> {
   const { sql } = deps;

@@ -10,24 +10,24 @@ import { actionPayload, type BindableAction } from '@beckon/contracts/proofs/act
 import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
-import type { Identity } from '../../auth/identity';
-import { actorOf } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { part } from '../../statement-parts';
-import type { TraceContext } from '../../trpc/context';
-import { newAssignment, onCallAuditData } from '../assignment/assignees';
-import { quotaError } from '../billing/plan-gate';
-import { approvalsAuditData } from './approvers';
-import { escalationJob } from './escalation';
-import { namesOfIds, referencedIds } from './item-names';
-import { channelIdByName, channelOf, expiryJob, futureDeadline } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
-import { creationRecipients, delegationAuditData, notificationParts } from './notify-people';
-import { itemPolicies } from './policies';
-import { recordChange } from './record-change';
-import { repeatJob } from './repeat-until-ack';
+import type { Identity } from '../../../auth/identity';
+import { actorOf } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { part } from '../../../statement-parts';
+import type { TraceContext } from '../../../trpc/context';
+import { newAssignment, onCallAuditData } from '../../assignment/assignees';
+import { quotaError } from '../../billing/plan-gate';
+import { escalationJob } from '../changes/escalate-item';
+import { creationRecipients, delegationAuditData, notificationParts } from '../changes/notify-people';
+import { recordChange } from '../changes/record-change';
+import { repeatJob } from '../changes/repeat-item';
+import { namesOfIds, referencedIds } from '../rows/item-names';
+import { channelIdByName, channelOf, expiryJob, futureDeadline } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
+import { approvalsAuditData } from '../state/approvers';
+import { itemPolicies } from '../state/policies';
 
 /** The columns of a new item written as they are (the JSON ones are encoded as such). */
 const PLAIN_COLUMNS = [

@@ -1,8 +1,8 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
-import { addJobFor } from '../../job-queue';
-import { type Part, part } from '../../statement-parts';
-import type { ItemRow } from './item-view';
+import { addJobFor } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
+import type { ItemRow } from '../rows/item-view';
 
 /** The changes after which a texted item can no longer be answered: its people are told. */
 const CLOSING: ReadonlySet<EventKind> = new Set([

@@ -1,9 +1,9 @@
 import type { Escalation } from '@beckon/contracts/assignment/assignment.contract';
 import type { RequireReauth } from '@beckon/contracts/items/reauth.contract';
 import type { Queryable } from '@beckon/db';
-import { AppError } from '../../errors';
-import { addJob } from '../../job-queue';
-import { type Part, part } from '../../statement-parts';
+import { AppError } from '../../../errors';
+import { addJob } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
 import { itemNamesSql } from './item-names';
 import { ITEM_COLUMNS, type ItemRow } from './item-view';
 

@@ -1,13 +1,13 @@
 import type { Assignee, EscalationStep } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import type { Part } from '../../statement-parts';
-import { peopleOf } from '../assignment/assignees';
-import { emailEntries } from '../email/email-entries';
-import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
-import { type Delegation, reachable } from '../schedules/availability';
-import type { ItemRow } from './item-view';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import type { Part } from '../../../statement-parts';
+import { peopleOf } from '../../assignment/assignees';
+import { emailEntries } from '../../email/email-entries';
+import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../../push/push-entries';
+import { type Delegation, reachable } from '../../schedules/availability';
+import type { ItemRow } from '../rows/item-view';
 import { personalMessages } from './personal-messages';
 
 export type { NotifyReason, Recipients };

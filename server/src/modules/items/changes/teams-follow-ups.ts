@@ -1,8 +1,8 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
-import { addJobFor } from '../../job-queue';
-import { type Part, part } from '../../statement-parts';
-import type { ItemRow } from './item-view';
+import { addJobFor } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
+import type { ItemRow } from '../rows/item-view';
 
 /**
  * The Microsoft Teams jobs of an item change, as a part of its statement (record-change.ts): a new item is posted to the conversation its channel is

@@ -1,9 +1,9 @@
 import type { personalApps } from '@beckon/contracts/enums';
 import type { Queryable } from '@beckon/db';
 import type postgres from 'postgres';
-import { addJobFor } from '../../job-queue';
-import { type Part, part } from '../../statement-parts';
-import { mayReadItems, type NotifyReason, type PushedItem, preferencesAllow } from '../push/push-entries';
+import { addJobFor } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
+import { mayReadItems, type NotifyReason, type PushedItem, preferencesAllow } from '../../push/push-entries';
 
 type App = (typeof personalApps)[number];
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
