@@ -10,10 +10,8 @@ import { auditParts } from '../../audit/audit.service';
 import { namesOfIds, referencedIds } from '../rows/item-names';
 import { type ItemRow, itemView } from '../rows/item-view';
 import { outcome } from '../state/item-state';
-import { discordJobs, telegramJobs } from './chat-follow-ups';
+import { CHAT_APPS, chatAppJobs } from './chat-follow-ups';
 import { pushCloseJobs } from './push-follow-ups';
-import { slackJobs } from './slack-follow-ups';
-import { teamsJobs } from './teams-follow-ups';
 import { twilioJobs } from './twilio-follow-ups';
 
 /** Events that are reported to the item's callback_url. */
@@ -116,10 +114,9 @@ function eventParts(sql: Queryable, change: ItemChange, event: EventKind): Part[
     ),
     part('stream_notify', sql`select pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})`),
     ...(change.webhooks !== false ? [webhookJobs(sql, row.org_id, event, eventId)] : []),
-    ...(change.slack !== false ? [slackJobs(sql, row, event)] : []),
-    telegramJobs(sql, row, event),
-    discordJobs(sql, row, event),
-    teamsJobs(sql, row, event),
+    ...CHAT_APPS.filter((app) => app !== 'slack' || change.slack !== false).map((app) =>
+      chatAppJobs(sql, row, event, app),
+    ),
     ...pushCloseJobs(sql, row, event),
     twilioJobs(sql, row, event),
     callbackJob(sql, row, event),
