@@ -42,7 +42,7 @@ export const expiryJob = (sql: Queryable, row: ItemRow) =>
   addJob(
     sql,
     'expire_item',
-    { item_id: row.id },
+    { item_id: row.id, org_id: row.org_id },
     { runAt: row.deadline_at ?? undefined, key: `expire_item:${row.id}` },
   );
 
@@ -70,6 +70,7 @@ const webhookJobs = (
 ) => sql`webhook_jobs as (
   select ${addJobFor(sql, 'deliver_webhook', {
     webhook_id: sql`w.id`,
+    org_id: sql`w.org_id`,
     event_id: sql`${eventId}::uuid`,
     delivery_id: sql`gen_random_uuid()`,
     attempt: sql`1`,

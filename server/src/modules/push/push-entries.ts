@@ -117,8 +117,8 @@ export const pushEntries = (
        and ${mayReadItems(sql)}
        and ${who}
        and ${preferencesAllow(sql, item, now)}
-    returning id
+    returning id, org_id
   ), push_jobs as (
-    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, attempt: sql`1` })}
+    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, org_id: sql`e.org_id`, attempt: sql`1` })}
       from push_entries e)`;
 };

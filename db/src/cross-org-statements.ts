@@ -1,0 +1,83 @@
+/**
+ * Statements that refer to distributed tables without naming one organization, each with why
+ * that is acceptable on a Citus coordinator (a multi-shard statement) or what it waits for. The
+ * query rule (statement-rule.ts, checked over the test run: tests/src/harness/statement-capture.ts)
+ * accepts these and fails on any other. `matches` is tested against the normalized statement
+ * (normalizeStatement: lower case, one line, no double quotes or casts).
+ */
+import { normalizeStatement } from './statement-rule';
+
+export type CrossOrgStatement = {
+  /** Where the statement is written. */
+  source: string;
+  matches: RegExp;
+  /** The distributed tables it may leave without an organization. */
+  tables: readonly string[];
+  reason: string;
+};
+
+export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
+  {
+    source: 'server/src/jobs/job-org.ts',
+    matches: /^select org_id from (items|webhooks|push_queue) where id = \$1$/,
+    tables: ['items', 'webhooks', 'push_queue'],
+    reason:
+      'a job queued before its payload carried org_id: its organization, read once by the id of the row it names (a fan-out by primary key, once per such job)',
+  },
+  {
+    source: 'server/src/auth/resolve-identity.ts',
+    matches: /^with credential as \( select s\.user_id, s\.org_id,.* from api_keys k where k\.token_hash = /,
+    tables: ['api_keys'],
+    reason:
+      'credential resolution: an API key is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
+  },
+  {
+    source: 'server/src/modules/push/push.service.ts',
+    matches:
+      /^delete from push_queue q using devices d where d\.device_token = |^delete from devices where device_token = /,
+    tables: ['devices', 'push_queue'],
+    reason:
+      "a device token is one row in whichever organization registered it last (unique device_token): registering or removing it finds it by the token, across organizations (rare, a person's own device)",
+  },
+  {
+    source: 'server/src/jobs/prune-expired.ts (the hourly prune_expired cron)',
+    matches:
+      /^delete from (idempotency_keys|events|chat_link_codes|chat_inbound_seen|twilio_inbound) where (created_at|expires_at) < /,
+    tables: ['idempotency_keys', 'events', 'chat_link_codes', 'chat_inbound_seen', 'twilio_inbound'],
+    reason:
+      "housekeeping of every organization by age, once an hour: a multi-shard DELETE that Citus runs on each shard in parallel, each shard's rows by its own index",
+  },
+  {
+    source:
+      'server/src/modules/retention/apply-retention.ts (organizationsDue, the hourly apply_retention cron)',
+    matches:
+      /^select s\.org_id, r\.items_days, .* from subscriptions s join plans p on p\.id = s\.plan_id join organizations o on o\.id = s\.org_id/,
+    tables: ['subscriptions', 'organizations', 'retention_policies', 'audit_heads', 'audit_entries'],
+    reason:
+      "which organizations have data past their retention periods, once an hour: a multi-shard read co-located by org_id (every join and sub-select pairs org_id), then each organization's batches filter on its org_id",
+  },
+  {
+    source: 'server/src/modules/invitations/invitations.service.ts (findInvitation by code)',
+    matches:
+      /^select i\.id, i\.org_id, .* from invitations i join roles r on r\.id = i\.role_id join organizations o on o\.id = i\.org_id where i\.code_hash = \$1/,
+    tables: ['invitations', 'organizations'],
+    reason:
+      'an invitee opens or accepts a link before any organization is known: the invitation is found by the hash of its code (a fan-out by a unique hash; routable once the code carries its organization)',
+  },
+  {
+    source: 'server/src/modules/admin/teams.service.ts, modules/assignment/assignees.ts, modules/schedules',
+    matches: /\bteam_members\b/,
+    tables: ['team_members'],
+    reason:
+      'team_members has no org_id column yet (distribution-pending.ts, no-org-id): it reaches its organization through teams, which these statements filter by org_id',
+  },
+];
+
+/** Of the tables a statement leaves without an organization, those no entry matching it lists. */
+export function unlistedTables(statement: string, tables: readonly string[]): string[] {
+  const normalized = normalizeStatement(statement);
+  const listed = new Set(
+    CROSS_ORG_STATEMENTS.filter((entry) => entry.matches.test(normalized)).flatMap((entry) => entry.tables),
+  );
+  return tables.filter((table) => !listed.has(table));
+}
