@@ -5,6 +5,7 @@
  * accepts these and fails on any other. `matches` is tested against the normalized statement
  * (normalizeStatement: lower case, one line, no double quotes or casts).
  */
+import { TABLE_DISTRIBUTION } from './distribution';
 import { normalizeStatement } from './statement-rule';
 
 export type CrossOrgStatement = {
@@ -15,6 +16,9 @@ export type CrossOrgStatement = {
   tables: readonly string[];
   reason: string;
 };
+
+/** Every distributed table: for the statements that go through all of them. */
+const DISTRIBUTED = TABLE_DISTRIBUTION.filter((p) => p.class === 'distributed').map((p) => p.table);
 
 export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
   {
@@ -42,8 +46,16 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
   {
     source: 'server/src/jobs/prune-expired.ts (the hourly prune_expired cron)',
     matches:
-      /^delete from (idempotency_keys|events|chat_link_codes|chat_inbound_seen|twilio_inbound) where (created_at|expires_at) < /,
-    tables: ['idempotency_keys', 'events', 'chat_link_codes', 'chat_inbound_seen', 'twilio_inbound'],
+      /^delete from (idempotency_keys|events|mcp_tasks|gate_grants|chat_link_codes|chat_inbound_seen|twilio_inbound) where (created_at|expires_at) < /,
+    tables: [
+      'idempotency_keys',
+      'events',
+      'mcp_tasks',
+      'gate_grants',
+      'chat_link_codes',
+      'chat_inbound_seen',
+      'twilio_inbound',
+    ],
     reason:
       "housekeeping of every organization by age, once an hour: a multi-shard DELETE that Citus runs on each shard in parallel, each shard's rows by its own index",
   },
@@ -63,6 +75,48 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
     tables: ['invitations', 'organizations'],
     reason:
       'an invitee opens or accepts a link before any organization is known: the invitation is found by the hash of its code (a fan-out by a unique hash; routable once the code carries its organization)',
+  },
+  {
+    source: 'server/src/modules/accounts/account.service.ts, accounts/users.ts, retention/person-export.ts',
+    matches: new RegExp(
+      [
+        '^select (o\\.id, o\\.name, .*|m\\.org_id, o\\.name as org_name, .*) from memberships m join organizations o on o\\.id = m\\.org_id join roles r on r\\.id = m\\.role_id where m\\.user_id = \\$1',
+        '^select org_id from memberships where user_id = \\$1$',
+        '^select o\\.id from organizations o join memberships m on m\\.org_id = o\\.id where m\\.user_id = \\$1 and o\\.is_personal',
+      ].join('|'),
+    ),
+    tables: ['memberships', 'organizations'],
+    reason:
+      "a person's organizations (the switcher, their personal workspace at sign-in, their export): memberships by user_id, a fan-out to every shard (memberships could be mirrored in a small coordinator table by user_id)",
+  },
+  {
+    source: 'server/src/modules/retention/person-export.ts',
+    matches: /^select .* from (items|comments) where org_id = any\(\$\d+\)/,
+    tables: ['items', 'comments'],
+    reason:
+      "a person's own export: what they wrote or answered in each of their organizations, one multi-shard read per export (rare)",
+  },
+  {
+    source: 'server/src/modules/retention/erase-person.ts',
+    matches: new RegExp(
+      [
+        '^delete from \\w+ where (user_id|granted_by) = \\$1$',
+        '^update \\w+ set \\w+ = \\$2 where \\w+ = \\$1$',
+        '^delete from invitations where lower\\(email\\) = lower\\(\\$1\\)$',
+        '^update events set data = jsonb_set\\(',
+        '^select m\\.org_id(, o\\.is_personal.*)? from memberships m join (roles|organizations) .* where m\\.user_id = \\$1',
+      ].join('|'),
+    ),
+    tables: DISTRIBUTED,
+    reason:
+      'erasing a person reaches every organization they belonged to (each table referring to users, read from the catalog): a rare multi-shard transaction',
+  },
+  {
+    source: 'server/src/auth/resolve-identity.ts (inbound webhooks)',
+    matches: /^select id, org_id, created_by from inbound_webhooks where token_hash = \$1$/,
+    tables: ['inbound_webhooks'],
+    reason:
+      'an inbound webhook is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
   },
   {
     source: 'server/src/modules/admin/teams.service.ts, modules/assignment/assignees.ts, modules/schedules',
