@@ -119,6 +119,13 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       'an inbound webhook is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
   },
   {
+    source: 'server/src/http/metrics.ts (the open-items gauge)',
+    matches: /^select count\(\*\) as n from items where status = \$1$/,
+    tables: ['items'],
+    reason:
+      'the service-wide count of open items, read at each metrics scrape: a multi-shard aggregate Citus sums from each shard (an index-only count per shard)',
+  },
+  {
     source: 'server/src/modules/admin/teams.service.ts, modules/assignment/assignees.ts, modules/schedules',
     matches: /\bteam_members\b/,
     tables: ['team_members'],
