@@ -6,9 +6,9 @@ export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expir
 export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
 /** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
 export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
-/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
+/** Where an answer can come from besides the API and the dashboard: its source (items.answered_via). */
 /** `mcp`: the requester answered in their MCP client (form elicitation, protocol 2026-07-28). */
-export const answerChannels = [
+export const answerSources = [
   'email',
   'slack',
   'push',

@@ -1,5 +1,5 @@
 import { memberIdentity } from '@beckon/server/auth/member-identity';
-import { actOnItem } from '@beckon/server/modules/items/act-on-item';
+import { actOnItem } from '@beckon/server/modules/items/operations/act-on-item';
 import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
