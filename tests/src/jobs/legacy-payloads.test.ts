@@ -70,6 +70,18 @@ describe('jobs queued without org_id', () => {
     await until(() => finished(key));
   });
 
+  it('repeat_item reads the organization from the item and notifies again', async () => {
+    const { api } = await owner();
+    const item = (
+      await api.post<Item>('/api/items', { title: 'again', repeat_until_ack: { every_minutes: 60 } })
+    ).body;
+    const key = await addRawJob('repeat_item', { item_id: item.id, round: 0 });
+    await until(() => finished(key));
+    const repeated = await server.database.sql`
+      select 1 from audit_entries where item_id = ${item.id} and action = 'item.repeat'`;
+    expect(repeated).toHaveLength(1);
+  });
+
   it('deliver_webhook (a first attempt) reads the organization from the webhook and delivers', async () => {
     const { api } = await owner();
     const hook = await receivers.start();
