@@ -19,6 +19,18 @@ export const answerSources = [
   'sms',
   'whatsapp',
 ] as const;
+/** Where an answer came from, as the closing notices of every channel and the timeline say it. */
+export const answerSourceWords: Record<(typeof answerSources)[number], string> = {
+  email: 'by email',
+  slack: 'in Slack',
+  push: 'from a notification',
+  mcp: 'in their AI assistant',
+  telegram: 'in Telegram',
+  discord: 'in Discord',
+  teams: 'in Microsoft Teams',
+  sms: 'by SMS',
+  whatsapp: 'on WhatsApp',
+};
 /** What an outbound delivery attempt was for (delivery_attempts.kind). */
 export const deliveryKinds = [
   'callback',

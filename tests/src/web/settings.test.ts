@@ -137,10 +137,11 @@ describe('settings in the dashboard', () => {
       .getByRole('navigation', { name: 'Settings' })
       .getByRole('link')
       .allTextContents();
-    // Their notifications, passkeys and phone, and the links of their own chat accounts.
+    // Their notifications, passkeys, availability and phone, and the links of their own chat accounts.
     expect(sections).toEqual([
       'Notifications',
       'Passkeys',
+      'Availability',
       'Phone',
       'Telegram',
       'Discord',

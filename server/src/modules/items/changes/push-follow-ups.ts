@@ -1,3 +1,4 @@
+import { answerSourceWords } from '@beckon/contracts/enums';
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import { addJobFor } from '../../../job-queue';
@@ -12,26 +13,13 @@ const CLOSING: Partial<Record<EventKind, string>> = {
   'item.withdrawn': 'Withdrawn by its agent',
 };
 
-/** Where an answer came from, as the closing notices of every channel say it. */
-export const VIA: Record<string, string> = {
-  email: 'by email',
-  slack: 'in Slack',
-  telegram: 'in Telegram',
-  discord: 'in Discord',
-  teams: 'in Microsoft Teams',
-  push: 'from a notification',
-  mcp: 'in an MCP client',
-  sms: 'by SMS',
-  whatsapp: 'on WhatsApp',
-};
-
 /** What the replacing notification says: the outcome, who decided and where. */
 export function closedBody(row: ItemRow, event: EventKind): string | null {
   const outcome = CLOSING[event];
   if (!outcome) return null;
   if (event !== 'item.answered') return outcome;
   const who = row.answered_by_id ? row.names?.[row.answered_by_id] : undefined;
-  const via = row.answered_via ? VIA[row.answered_via] : undefined;
+  const via = row.answered_via ? answerSourceWords[row.answered_via] : undefined;
   return [outcome, who ? `by ${who}` : null, via].filter(Boolean).join(' ');
 }
 
