@@ -86,7 +86,7 @@ export async function updateTeam(deps: Deps, identity: Identity, input: UpdateTe
 export async function deleteTeam(deps: Deps, identity: Identity, teamId: string): Promise<TeamView> {
   const row = await deps.sql.begin(async (tx) => {
     const team = await findTeam(tx, identity.orgId, teamId);
-    await tx`delete from teams where id = ${team.id}`;
+    await tx`delete from teams where org_id = ${identity.orgId} and id = ${team.id}`;
     await recordOrgChange(tx, identity, 'team.delete', { team_id: team.id, name: team.name });
     return team;
   });

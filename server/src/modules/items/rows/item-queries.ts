@@ -12,7 +12,7 @@ const SELECTED = `${ITEM_COLUMNS.map((column) => `i.${column}`).join(', ')}, ${i
 export const RETURNING = `${ITEM_COLUMNS.join(', ')}, ${itemNamesSql('items.')}`;
 
 export const SELECT = (sql: Queryable) =>
-  sql`select ${sql.unsafe(SELECTED)}, (select c.name from channels c where c.id = i.channel_id) as channel_name
+  sql`select ${sql.unsafe(SELECTED)}, (select c.name from channels c where c.org_id = i.org_id and c.id = i.channel_id) as channel_name
         from items i`;
 
 export async function channelName(sql: Queryable, orgId: string, channelId: string | null | undefined) {
@@ -55,7 +55,7 @@ export const expiryJob = (sql: Queryable, row: ItemRow): Part | null =>
   row.deadline_at && row.status === 'open'
     ? part(
         'expiry_job',
-        sql`select ${addJob(sql, 'expire_item', { item_id: row.id }, { runAt: row.deadline_at, key: expiryKey(row.id) })}`,
+        sql`select ${addJob(sql, 'expire_item', { item_id: row.id, org_id: row.org_id }, { runAt: row.deadline_at, key: expiryKey(row.id) })}`,
       )
     : null;
 
