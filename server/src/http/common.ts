@@ -9,6 +9,7 @@ import { registerHealth } from './ops';
 import { registerRequestLog, requestLogOptions } from './request-log';
 import { registerServerLimits, serverOptions } from './server-limits';
 import { sendInSurfaceShape, surfaceOf } from './surface-replies';
+import { closeUnusedConnections } from './unused-connections';
 
 /** JSON bodies are limited to 1 MiB (decisions.md); attachments are base64 inside that limit. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -58,6 +59,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
   });
   registerCanonicalPath(app);
   registerServerLimits(app, deps.env);
+  closeUnusedConnections(app);
   // While the database is known to be down every route but the operations ones answers 503 at
   // once, as the procedures do (database-watch.ts): streams, downloads, inbound webhooks too.
   const watch = deps.database;

@@ -13,6 +13,7 @@ import { trustProxyOption } from './common';
 import { redactProxySource, requestSerializer } from './log-redaction';
 import { registerRequestLog, requestLogOptions } from './request-log';
 import { registerServerLimits, type ServerLimits, serverOptions } from './server-limits';
+import { closeUnusedConnections } from './unused-connections';
 import { UpstreamRotation } from './upstreams';
 
 /** Paths served by the authorization process; everything else of the API goes to the resource one. */
@@ -98,6 +99,7 @@ export async function buildGateway(
     ...requestLogOptions,
   });
   if (options.limits) registerServerLimits(app, options.limits);
+  closeUnusedConnections(app);
   // Quiet at info: its line per request is debug (the processes log theirs, same request id).
   registerRequestLog(app, 'debug');
   const securityHeaders = dashboardSecurityHeaders(options.appUrl ?? '');
