@@ -18,7 +18,7 @@ export type PendingViolation = { table: string; rule: DistributionRule; name: st
 /** Per rule, `table name` and what fixing it takes. */
 const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   // add the column (and fill it from the parent)
-  'no-org-id': ['team_members org_id'],
+  'no-org-id': [],
   // make the column not null
   'nullable-org-id': [],
   // make the key (org_id, ...)
@@ -49,8 +49,6 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
     'schedules schedules_pkey',
     'slack_messages slack_messages_item_id_slack_channel_id_pk',
     'subscriptions subscriptions_pkey',
-    'team_members team_members_team_id_user_id_pk',
-    'teams teams_pkey',
     'teams_messages teams_messages_item_id_conversation_id_pk',
     'telegram_messages telegram_messages_item_id_chat_id_pk',
     'templates templates_pkey',
@@ -91,7 +89,6 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
     'schedule_overrides schedule_overrides_schedule_id_schedules_id_fk',
     'slack_messages slack_messages_item_id_items_id_fk',
     'slack_routes slack_routes_channel_id_channels_id_fk',
-    'team_members team_members_team_id_teams_id_fk',
     'teams_messages teams_messages_item_id_items_id_fk',
     'teams_routes teams_routes_channel_id_channels_id_fk',
     'telegram_messages telegram_messages_item_id_items_id_fk',

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -12,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import { createdAt, id, orgRowId, timestamps, ts } from './columns';
 
 export const organizations = pgTable('organizations', {
   id: id(),
@@ -109,7 +110,7 @@ export const memberships = pgTable(
 export const teams = pgTable(
   'teams',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -117,21 +118,32 @@ export const teams = pgTable(
     slug: text('slug').notNull(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('teams_org_slug_key').on(t.orgId, t.slug)],
+  (t) => [
+    primaryKey({ name: 'teams_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('teams_org_slug_key').on(t.orgId, t.slug),
+  ],
 );
 
+/** The members of a team; `org_id` is its team's, so both live on the same node. */
 export const teamMembers = pgTable(
   'team_members',
   {
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull(),
+    teamId: uuid('team_id').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ name: 'team_members_pkey', columns: [t.orgId, t.teamId, t.userId] }),
+    foreignKey({
+      name: 'team_members_team_fk',
+      columns: [t.orgId, t.teamId],
+      foreignColumns: [teams.orgId, teams.id],
+    }).onDelete('cascade'),
+    index('team_members_user_idx').on(t.orgId, t.userId),
+  ],
 );
 
 export const invitations = pgTable(
