@@ -1,4 +1,4 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { agents } from './credentials';
 import { items } from './items';
@@ -23,10 +23,7 @@ export const gateGrants = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The policy rule the call matched, as the agent's policy spells it (`Bash(git push *)`). */
     rule: text('rule').notNull(),
-    itemId: uuid('item_id')
-      .notNull()
-      .unique()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     /** The person who answered. */
     grantedBy: uuid('granted_by')
       .notNull()
@@ -36,6 +33,12 @@ export const gateGrants = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    foreignKey({
+      name: 'gate_grants_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+    unique('gate_grants_item_key').on(t.orgId, t.itemId),
     index('gate_grants_lookup_idx').on(t.orgId, t.agentId, t.rule, t.expiresAt),
     index('gate_grants_expires_idx').on(t.expiresAt),
   ],

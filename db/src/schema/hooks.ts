@@ -1,6 +1,6 @@
 import { deliveryKinds } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamps } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -55,7 +55,7 @@ export const deliveryAttempts = pgTable(
     kind: text('kind', { enum: deliveryKinds }).notNull(),
     /** Null once the webhook is deleted: its attempts stay visible. */
     webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'set null' }),
-    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id'),
     event: text('event').notNull(),
     url: text('url').notNull(),
     attempt: integer('attempt').notNull(),
@@ -65,6 +65,11 @@ export const deliveryAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({
+      name: 'delivery_attempts_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('delivery_attempts_org_idx').on(t.orgId, t.id),
     index('delivery_attempts_delivery_idx').on(t.deliveryId),
     index('delivery_attempts_webhook_idx').on(t.webhookId, t.id).where(sql`${t.webhookId} is not null`),

@@ -4,15 +4,17 @@ import {
   bigint,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts, tsvector } from './columns';
+import { createdAt, id, orgRowId, timestamps, ts, tsvector } from './columns';
 import { agents } from './credentials';
 import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
@@ -57,7 +59,7 @@ export const channels = pgTable(
 export const items = pgTable(
   'items',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -131,6 +133,9 @@ export const items = pgTable(
     ...timestamps(),
   },
   (t) => [
+    primaryKey({ name: 'items_pkey', columns: [t.orgId, t.id] }),
+    // Jobs, links and answers from chats find an item by its id alone.
+    index('items_id_idx').on(t.id),
     // Lists: pinned first, newest first (ids are UUID v7), keyset on (pinned, id). Plain ascending
     // indexes, scanned backwards, match `order by pinned desc, id desc` (nulls first) exactly.
     index('items_org_list_idx').on(t.orgId, t.pinned, t.id),
@@ -155,15 +160,18 @@ export const comments = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     body: text('body').notNull(),
     actorType: text('actor_type', { enum: actorTypes }).notNull(),
     actorId: uuid('actor_id'),
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({
+      name: 'comments_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('comments_item_idx').on(t.itemId, t.id),
     index('comments_org_created_idx').on(t.orgId, t.createdAt),
   ],
@@ -176,9 +184,7 @@ export const attachments = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
@@ -187,6 +193,11 @@ export const attachments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({
+      name: 'attachments_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('attachments_item_idx').on(t.itemId, t.id),
     // An organization's storage in use (its plan's quota) is summed from this index alone.
     index('attachments_org_size_idx').on(t.orgId, t.size),

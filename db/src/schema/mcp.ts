@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { agents } from './credentials';
 import { items } from './items';
@@ -21,9 +21,7 @@ export const mcpTasks = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     tool: text('tool').notNull(),
     ttlMs: integer('ttl_ms').notNull(),
     createdAt: createdAt(),
@@ -31,6 +29,11 @@ export const mcpTasks = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    foreignKey({
+      name: 'mcp_tasks_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('mcp_tasks_org_agent_idx').on(t.orgId, t.agentId, t.id),
     index('mcp_tasks_expires_idx').on(t.expiresAt),
     // Deleting items (cascading here) finds their tasks.

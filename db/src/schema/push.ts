@@ -1,6 +1,6 @@
 import { personalApps } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, foreignKey, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, timestamps, ts } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -36,7 +36,7 @@ export const pushQueue = pgTable(
     deviceId: uuid('device_id')
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id'),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     permanentlyFailed: boolean('permanently_failed').notNull().default(false),
@@ -47,6 +47,11 @@ export const pushQueue = pgTable(
   },
   // Entries are found by id (their deliver_push job); a removed device takes its entries along.
   (t) => [
+    foreignKey({
+      name: 'push_queue_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('push_queue_device_idx').on(t.deviceId),
     // An item's pushes, replaced once it is decided (push-follow-ups.ts).
     index('push_queue_item_idx').on(t.itemId),

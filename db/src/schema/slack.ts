@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamps } from './columns';
 import { channels, items } from './items';
 import { organizations, users } from './orgs';
@@ -61,9 +61,7 @@ export const slackUserLinks = pgTable(
 export const slackMessages = pgTable(
   'slack_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => slackConnections.orgId, { onDelete: 'cascade' }),
@@ -73,5 +71,12 @@ export const slackMessages = pgTable(
     ts: text('ts').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.slackChannelId] })],
+  (t) => [
+    primaryKey({ name: 'slack_messages_pkey', columns: [t.orgId, t.itemId, t.slackChannelId] }),
+    foreignKey({
+      name: 'slack_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+  ],
 );

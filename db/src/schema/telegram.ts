@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamps } from './columns';
 import { channels, items } from './items';
 import { organizations, users } from './orgs';
@@ -59,9 +59,7 @@ export const telegramUserLinks = pgTable(
 export const telegramMessages = pgTable(
   'telegram_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => telegramConnections.orgId, { onDelete: 'cascade' }),
@@ -69,5 +67,12 @@ export const telegramMessages = pgTable(
     messageId: text('message_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.chatId] })],
+  (t) => [
+    primaryKey({ name: 'telegram_messages_pkey', columns: [t.orgId, t.itemId, t.chatId] }),
+    foreignKey({
+      name: 'telegram_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+  ],
 );

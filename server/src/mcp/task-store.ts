@@ -83,7 +83,7 @@ export async function createTask(
               now() + ${ttlMs} * interval '1 millisecond')
       returning id, item_id, tool, ttl_ms, created_at)
     select task.*, i.status as item_status, i.status_before_archive, i.updated_at as item_updated_at
-      from task join items i on i.id = task.item_id`;
+      from task join items i on i.org_id = ${identity.orgId} and i.id = task.item_id`;
   if (!row) throw new Error('task not stored');
   return taskOf(row);
 }
@@ -94,7 +94,7 @@ export async function findTask(deps: Deps, identity: Identity, taskId: string): 
   const [row] = await deps.sql<TaskRow[]>`
     select t.id, t.item_id, t.tool, t.ttl_ms, t.created_at,
            i.status as item_status, i.status_before_archive, i.updated_at as item_updated_at
-      from mcp_tasks t join items i on i.id = t.item_id
+      from mcp_tasks t join items i on i.org_id = t.org_id and i.id = t.item_id
      where t.id = ${taskId} and t.org_id = ${identity.orgId} and t.expires_at > now()
        and ${ownedBy(deps, identity)}`;
   return row ?? null;
@@ -110,7 +110,7 @@ export async function listTasks(
   const rows = await deps.sql<TaskRow[]>`
     select t.id, t.item_id, t.tool, t.ttl_ms, t.created_at,
            i.status as item_status, i.status_before_archive, i.updated_at as item_updated_at
-      from mcp_tasks t join items i on i.id = t.item_id
+      from mcp_tasks t join items i on i.org_id = t.org_id and i.id = t.item_id
      where t.org_id = ${identity.orgId} and t.expires_at > now()
        and ${ownedBy(deps, identity)}
        ${cursor ? deps.sql`and t.id < ${cursor}` : deps.sql``}

@@ -67,7 +67,8 @@ export function postItemTask(deps: Deps) {
     const channelId = await targetChannel(deps, app.client, job.discord_channel_id, call);
     if (!channelId) return;
     const [posted] = await deps.sql<{ message_id: string }[]>`
-      select message_id from discord_messages where item_id = ${item.id} and discord_channel_id = ${channelId}`;
+      select message_id from discord_messages
+       where org_id = ${job.org_id} and item_id = ${item.id} and discord_channel_id = ${channelId}`;
     if (posted) {
       if (job.reason === 'created' || item.status !== 'open') return;
       const nudge = {

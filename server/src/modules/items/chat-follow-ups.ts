@@ -34,7 +34,7 @@ export function telegramJobs(sql: Queryable, row: ItemRow, event: EventKind) {
       },
       { key: sql`${`telegram_update_item:${row.id}`}::text` },
     )}
-     where exists (select 1 from telegram_messages m where m.item_id = ${row.id}))`;
+     where exists (select 1 from telegram_messages m where m.org_id = ${row.org_id} and m.item_id = ${row.id}))`;
 }
 
 /**
@@ -68,5 +68,5 @@ export function discordJobs(sql: Queryable, row: ItemRow, event: EventKind) {
       },
       { key: sql`${`discord_update_item:${row.id}`}::text` },
     )}
-     where exists (select 1 from discord_messages m where m.item_id = ${row.id}))`;
+     where exists (select 1 from discord_messages m where m.org_id = ${row.org_id} and m.item_id = ${row.id}))`;
 }

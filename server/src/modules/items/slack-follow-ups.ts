@@ -36,5 +36,5 @@ export function slackJobs(sql: Queryable, row: ItemRow, event: EventKind) {
       },
       { key: sql`${`slack_update_item:${row.id}`}::text` },
     )}
-     where exists (select 1 from slack_messages m where m.item_id = ${row.id}))`;
+     where exists (select 1 from slack_messages m where m.org_id = ${row.org_id} and m.item_id = ${row.id}))`;
 }

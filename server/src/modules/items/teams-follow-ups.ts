@@ -33,5 +33,5 @@ export function teamsJobs(sql: Queryable, row: ItemRow, event: EventKind) {
       },
       { key: sql`${`teams_update_item:${row.id}`}::text` },
     )}
-     where exists (select 1 from teams_messages m where m.item_id = ${row.id}))`;
+     where exists (select 1 from teams_messages m where m.org_id = ${row.org_id} and m.item_id = ${row.id}))`;
 }

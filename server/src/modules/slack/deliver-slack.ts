@@ -85,7 +85,8 @@ export function postItemTask(deps: Deps) {
     if (!bot || !item) return;
     const [posted] = await deps.sql<{ slack_channel_id: string; ts: string }[]>`
       select slack_channel_id, ts from slack_messages
-       where item_id = ${item.id} and (slack_channel_id = ${job.slack_channel_id} or posted_to = ${job.slack_channel_id})`;
+       where org_id = ${job.org_id} and item_id = ${item.id}
+         and (slack_channel_id = ${job.slack_channel_id} or posted_to = ${job.slack_channel_id})`;
     const call = {
       orgId: job.org_id,
       itemId: item.id,

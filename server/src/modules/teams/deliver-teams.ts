@@ -52,7 +52,8 @@ export function postItemTask(deps: Deps) {
       attempt: helpers.job.attempts,
     };
     const [posted] = await deps.sql<{ activity_id: string }[]>`
-      select activity_id from teams_messages where item_id = ${item.id} and conversation_id = ${job.conversation_id}`;
+      select activity_id from teams_messages
+       where org_id = ${job.org_id} and item_id = ${item.id} and conversation_id = ${job.conversation_id}`;
     if (posted) {
       if (job.reason === 'created' || item.status !== 'open') return;
       const nudge = { type: 'message', text: nudgeText(job.reason, item.title) };

@@ -51,7 +51,8 @@ export function postItemTask(deps: Deps) {
       attempt: helpers.job.attempts,
     };
     const [posted] = await deps.sql<{ message_id: string }[]>`
-      select message_id from telegram_messages where item_id = ${item.id} and chat_id = ${job.chat_id}`;
+      select message_id from telegram_messages
+       where org_id = ${job.org_id} and item_id = ${item.id} and chat_id = ${job.chat_id}`;
     if (posted) {
       if (job.reason === 'created' || item.status !== 'open') return;
       const text = nudgeText(job.reason, item.title);

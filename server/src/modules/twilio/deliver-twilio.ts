@@ -107,7 +107,8 @@ export function sendItemTask(deps: Deps) {
            and verified_at is not null and opted_out_at is null`;
       if (item?.status !== 'open' || !phone) return null;
       const [existing] = await tx<{ ref: number; sid: string | null }[]>`
-        select ref, sid from twilio_messages where item_id = ${row.id} and user_id = ${job.user_id}`;
+        select ref, sid from twilio_messages
+         where org_id = ${job.org_id} and item_id = ${row.id} and user_id = ${job.user_id}`;
       // Sent already: a notification of it (a reminder, an escalation) sends it again, with its reason.
       if (existing) return existing.sid && job.reason === 'created' ? null : { ...phone, ref: existing.ref };
       const [next] = await tx<{ ref: number }[]>`
@@ -130,7 +131,8 @@ export function sendItemTask(deps: Deps) {
     const body = `${TITLE_PREFIX[job.reason]}${itemText(itemView(row), message.ref, pageUrl(deps, row.id))}`;
     const sid = await send(deps, account, call, { channel: message.channel, to: message.phone, body });
     if (sid)
-      await deps.sql`update twilio_messages set sid = ${sid} where item_id = ${row.id} and user_id = ${job.user_id}`;
+      await deps.sql`update twilio_messages set sid = ${sid}
+                     where org_id = ${job.org_id} and item_id = ${row.id} and user_id = ${job.user_id}`;
   };
 }
 
@@ -175,7 +177,8 @@ export function closeItemTask(deps: Deps) {
         await send(deps, account, call, { channel: m.channel, to: m.phone, body });
       }
       await deps.sql`
-        update twilio_messages set closed_notice = true where item_id = ${row.id} and user_id = ${m.user_id}`;
+        update twilio_messages set closed_notice = true
+         where org_id = ${job.org_id} and item_id = ${row.id} and user_id = ${m.user_id}`;
     }
   };
 }

@@ -32,7 +32,7 @@ export const senderOf = (from: string) =>
 const sentTo = (deps: Deps, orgId: string, person: Person) =>
   deps.sql<(Sent & { open: boolean })[]>`
     select m.item_id, m.ref, i.status = 'open' and (i.form is not null or i.acked_at is null) as open
-      from twilio_messages m join items i on i.id = m.item_id
+      from twilio_messages m join items i on i.org_id = m.org_id and i.id = m.item_id
      where m.org_id = ${orgId} and m.user_id = ${person.user_id}
      order by m.created_at desc, m.ref desc limit 50`;
 
