@@ -23,17 +23,13 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   'nullable-org-id': [],
   // make the key (org_id, ...)
   'primary-key-without-org-id': [
-    'agents agents_pkey',
     'api_keys api_keys_pkey',
     'attachments attachments_pkey',
     'audit_entries audit_entries_pkey',
-    'channels channels_pkey',
     'chat_link_codes chat_link_codes_pkey',
     'comments comments_pkey',
     'delivery_attempts delivery_attempts_pkey',
-    'devices devices_pkey',
     'email_digest_entries email_digest_entries_pkey',
-    'escalation_policies escalation_policies_pkey',
     'events events_pkey',
     'gate_grants gate_grants_pkey',
     'inbound_webhooks inbound_webhooks_pkey',
@@ -44,11 +40,9 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
     'push_queue push_queue_pkey',
     'receipt_keys receipt_keys_pkey',
     'schedule_overrides schedule_overrides_pkey',
-    'schedules schedules_pkey',
     'subscriptions subscriptions_pkey',
     'templates templates_pkey',
     'twilio_inbound twilio_inbound_pkey',
-    'webhooks webhooks_pkey',
   ],
   // add org_id to the key, or move a global lookup (a token hash) to the coordinator
   'unique-without-org-id': [
@@ -60,22 +54,7 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
     'organizations organizations_slug_unique',
   ],
   // reference (org_id, id), once the parent key includes org_id
-  'foreign-key-without-org-id': [
-    'api_keys api_keys_agent_id_agents_id_fk',
-    'channels channels_escalation_policy_id_escalation_policies_id_fk',
-    'delivery_attempts delivery_attempts_webhook_id_webhooks_id_fk',
-    'discord_routes discord_routes_channel_id_channels_id_fk',
-    'gate_grants gate_grants_agent_id_agents_id_fk',
-    'items items_agent_id_agents_id_fk',
-    'items items_channel_id_channels_id_fk',
-    'items items_escalation_policy_id_escalation_policies_id_fk',
-    'mcp_tasks mcp_tasks_agent_id_agents_id_fk',
-    'push_queue push_queue_device_id_devices_id_fk',
-    'schedule_overrides schedule_overrides_schedule_id_schedules_id_fk',
-    'slack_routes slack_routes_channel_id_channels_id_fk',
-    'teams_routes teams_routes_channel_id_channels_id_fk',
-    'telegram_routes telegram_routes_channel_id_channels_id_fk',
-  ],
+  'foreign-key-without-org-id': [],
   // drop the foreign key (system and organization roles kept apart)
   'reference-to-distributed': ['roles roles_org_id_organizations_id_fk'],
   // drop the foreign key, or keep the organization check in the code

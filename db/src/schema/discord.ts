@@ -28,14 +28,19 @@ export const discordRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => discordConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     discordChannelId: text('discord_channel_id').notNull(),
     discordChannelName: text('discord_channel_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'discord_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Discord user answers as (one each way per organization). */

@@ -17,7 +17,7 @@ export const gateGrants = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** The agent whose API key asked; null for a person's credential (then `user_id` scopes it). */
-    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id'),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -33,6 +33,11 @@ export const gateGrants = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    foreignKey({
+      name: 'gate_grants_agent_fk',
+      columns: [t.orgId, t.agentId],
+      foreignColumns: [agents.orgId, agents.id],
+    }).onDelete('cascade'),
     foreignKey({
       name: 'gate_grants_item_fk',
       columns: [t.orgId, t.itemId],

@@ -17,7 +17,7 @@ export const mcpTasks = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** The agent whose API key made it; null for a person's credential (then `user_id` scopes it). */
-    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id'),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -29,6 +29,11 @@ export const mcpTasks = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    foreignKey({
+      name: 'mcp_tasks_agent_fk',
+      columns: [t.orgId, t.agentId],
+      foreignColumns: [agents.orgId, agents.id],
+    }).onDelete('cascade'),
     foreignKey({
       name: 'mcp_tasks_item_fk',
       columns: [t.orgId, t.itemId],

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import { createdAt, id, orgRowId, timestamps, ts } from './columns';
 import { organizations, users } from './orgs';
 
 /** A target of an escalation level as stored (contracts/src/schedules/escalation-policies.contract.ts). */
@@ -27,7 +27,7 @@ export type StoredWorkingWindow = { days: string[]; from: string; to: string };
 export const escalationPolicies = pgTable(
   'escalation_policies',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -37,7 +37,10 @@ export const escalationPolicies = pgTable(
     repeats: integer('repeats').notNull().default(0),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('escalation_policies_org_name_key').on(t.orgId, t.name)],
+  (t) => [
+    primaryKey({ name: 'escalation_policies_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('escalation_policies_org_name_key').on(t.orgId, t.name),
+  ],
 );
 
 /** A person's working hours in an organization (none: always available). */

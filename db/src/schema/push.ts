@@ -1,14 +1,25 @@
 import { personalApps } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, check, foreignKey, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, orgRowId, timestamps, ts } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
 
 export const devices = pgTable(
   'devices',
   {
-    id: id(),
+    id: orgRowId(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -20,7 +31,11 @@ export const devices = pgTable(
     platform: text('platform', { enum: ['mobile', 'webpush'] }).notNull(),
     ...timestamps(),
   },
-  (t) => [index('devices_user_idx').on(t.userId), index('devices_org_idx').on(t.orgId)],
+  (t) => [
+    primaryKey({ name: 'devices_pkey', columns: [t.orgId, t.id] }),
+    index('devices_user_idx').on(t.userId),
+    index('devices_org_idx').on(t.orgId),
+  ],
 );
 
 export const pushQueue = pgTable(
@@ -33,9 +48,7 @@ export const pushQueue = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id').notNull(),
     itemId: uuid('item_id'),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -47,6 +60,11 @@ export const pushQueue = pgTable(
   },
   // Entries are found by id (their deliver_push job); a removed device takes its entries along.
   (t) => [
+    foreignKey({
+      name: 'push_queue_device_fk',
+      columns: [t.orgId, t.deviceId],
+      foreignColumns: [devices.orgId, devices.id],
+    }).onDelete('cascade'),
     foreignKey({
       name: 'push_queue_item_fk',
       columns: [t.orgId, t.itemId],

@@ -28,14 +28,19 @@ export const slackRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => slackConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     slackChannelId: text('slack_channel_id').notNull(),
     slackChannelName: text('slack_channel_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'slack_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Slack user of the workspace answers as (one each way per organization). */

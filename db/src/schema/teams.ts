@@ -53,14 +53,19 @@ export const teamsRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => teamsConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     conversationId: text('conversation_id').notNull(),
     conversationName: text('conversation_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'teams_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Teams user (the bot's id of them, `29:…`) answers as. */

@@ -26,14 +26,19 @@ export const telegramRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => telegramConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     chatId: text('chat_id').notNull(),
     chatTitle: text('chat_title').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'telegram_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Telegram user answers as (one each way per organization). */

@@ -52,7 +52,7 @@ const KEY_COLUMNS =
 /** The caller's keys in the current organization, newest first (revoked ones included). */
 export async function listApiKeys(deps: Deps, identity: Identity): Promise<ApiKeyView[]> {
   const rows = await deps.sql<KeyRow[]>`
-    select ${deps.sql.unsafe(KEY_COLUMNS)} from api_keys k join agents a on a.id = k.agent_id
+    select ${deps.sql.unsafe(KEY_COLUMNS)} from api_keys k join agents a on a.org_id = k.org_id and a.id = k.agent_id
      where k.org_id = ${identity.orgId} and k.user_id = ${identity.userId}
      order by k.created_at desc, k.id desc`;
   return rows.map(keyView);
@@ -69,7 +69,7 @@ export async function revokeApiKey(deps: Deps, identity: Identity, keyId: string
     const [row] = await tx<KeyRow[]>`
       update api_keys k set revoked_at = coalesce(k.revoked_at, ${now})
         from agents a
-       where a.id = k.agent_id and k.id = ${keyId} and k.org_id = ${identity.orgId}
+       where a.org_id = k.org_id and a.id = k.agent_id and k.id = ${keyId} and k.org_id = ${identity.orgId}
          and (${anyKey} or k.user_id = ${identity.userId})
       returning ${tx.unsafe(KEY_COLUMNS)}`;
     if (!row) throw AppError.notFound();

@@ -17,7 +17,7 @@ const routeView = <View>(row: RouteRow) => ({ ...row, created_at: row.created_at
 export async function listRoutesOf<View>(deps: Deps, identity: Identity, t: RouteTable): Promise<View[]> {
   const rows = await deps.sql<RouteRow[]>`
     select r.channel_id, c.name as channel, r.${deps.sql(t.target)}, r.${deps.sql(t.name)}, r.created_at
-      from ${deps.sql(t.table)} r join channels c on c.id = r.channel_id
+      from ${deps.sql(t.table)} r join channels c on c.org_id = r.org_id and c.id = r.channel_id
      where r.org_id = ${identity.orgId} order by c.name`;
   return rows.map(routeView<View>);
 }

@@ -11,7 +11,7 @@ const SELECTED = `${ITEM_COLUMNS.map((column) => `i.${column}`).join(', ')}, ${i
 export const RETURNING = `${ITEM_COLUMNS.join(', ')}, ${itemNamesSql('items.')}`;
 
 export const SELECT = (sql: Queryable) =>
-  sql`select ${sql.unsafe(SELECTED)}, (select c.name from channels c where c.id = i.channel_id) as channel_name
+  sql`select ${sql.unsafe(SELECTED)}, (select c.name from channels c where c.org_id = i.org_id and c.id = i.channel_id) as channel_name
         from items i`;
 
 export async function channelName(sql: Queryable, orgId: string, channelId: string | null | undefined) {

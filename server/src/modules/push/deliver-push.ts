@@ -62,7 +62,7 @@ export function deliverPushTask(deps: Deps) {
       return;
     }
     if (outcome.gone) {
-      await sql`delete from devices where id = ${entry.device_id}`;
+      await sql`delete from devices where org_id = ${entry.org_id} and id = ${entry.device_id}`;
       return;
     }
     const final = !outcome.retry || attempt >= MAX_PUSH_ATTEMPTS;
@@ -82,7 +82,7 @@ export function deliverPushTask(deps: Deps) {
              (q.delivered_at is not null or q.permanently_failed) as done,
              q.device_id, d.platform, d.device_token as token, q.payload,
              i.form, i.require_reauth, coalesce(i.status = 'open', false) as open, i.deadline_at
-        from push_queue q join devices d on d.id = q.device_id
+        from push_queue q join devices d on d.org_id = q.org_id and d.id = q.device_id
         left join items i on i.id = q.item_id and i.org_id = q.org_id
        where q.id = ${job.entry_id}`;
     if (!entry || entry.done || entry.attempts >= job.attempt) return;

@@ -59,7 +59,7 @@ export async function listRoutes(deps: Deps, identity: Identity) {
   requireSlack(deps);
   const rows = await deps.sql<RouteRow[]>`
     select r.channel_id, c.name as channel, r.slack_channel_id, r.slack_channel_name, r.created_at
-      from slack_routes r join channels c on c.id = r.channel_id
+      from slack_routes r join channels c on c.org_id = r.org_id and c.id = r.channel_id
      where r.org_id = ${identity.orgId} order by c.name`;
   return rows.map(routeView);
 }
