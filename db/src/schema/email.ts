@@ -1,7 +1,7 @@
 import { emailDigestPeriods } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { boolean, check, foreignKey, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { itemLevels, items } from './items';
 import { organizations, users } from './orgs';
 
@@ -37,7 +37,7 @@ export const emailSettings = pgTable(
 export const emailDigestEntries = pgTable(
   'email_digest_entries',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -48,6 +48,7 @@ export const emailDigestEntries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'email_digest_entries_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'email_digest_entries_item_fk',
       columns: [t.orgId, t.itemId],

@@ -1,5 +1,5 @@
-import { foreignKey, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, ts } from './columns';
+import { foreignKey, index, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, ts } from './columns';
 import { agents } from './credentials';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -12,7 +12,7 @@ import { organizations, users } from './orgs';
 export const gateGrants = pgTable(
   'gate_grants',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -33,6 +33,7 @@ export const gateGrants = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'gate_grants_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'gate_grants_agent_fk',
       columns: [t.orgId, t.agentId],

@@ -51,7 +51,7 @@ export { deliveryKinds };
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -70,6 +70,7 @@ export const deliveryAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'delivery_attempts_pkey', columns: [t.orgId, t.id] }),
     // `on delete set null` of the id column alone, `org_id` kept (written out in the migration: drizzle
     // has no column list for it).
     foreignKey({

@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, orgRowId, timestamps, ts, tsvector } from './columns';
+import { createdAt, orgRowId, timestamps, ts, tsvector } from './columns';
 import { agents } from './credentials';
 import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
@@ -176,7 +176,7 @@ export const items = pgTable(
 export const comments = pgTable(
   'comments',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -187,6 +187,7 @@ export const comments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'comments_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'comments_item_fk',
       columns: [t.orgId, t.itemId],
@@ -200,7 +201,7 @@ export const comments = pgTable(
 export const attachments = pgTable(
   'attachments',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -213,6 +214,7 @@ export const attachments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'attachments_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'attachments_item_fk',
       columns: [t.orgId, t.itemId],
@@ -228,7 +230,7 @@ export const attachments = pgTable(
 export const templates = pgTable(
   'templates',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -238,5 +240,8 @@ export const templates = pgTable(
     fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('templates_org_name_key').on(t.orgId, t.name)],
+  (t) => [
+    primaryKey({ name: 'templates_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('templates_org_name_key').on(t.orgId, t.name),
+  ],
 );

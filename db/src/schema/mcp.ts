@@ -1,5 +1,5 @@
-import { foreignKey, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, ts } from './columns';
+import { foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, ts } from './columns';
 import { agents } from './credentials';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -12,7 +12,7 @@ import { organizations, users } from './orgs';
 export const mcpTasks = pgTable(
   'mcp_tasks',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -29,6 +29,7 @@ export const mcpTasks = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'mcp_tasks_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'mcp_tasks_agent_fk',
       columns: [t.orgId, t.agentId],

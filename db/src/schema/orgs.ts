@@ -88,7 +88,7 @@ export const roles = pgTable(
 export const memberships = pgTable(
   'memberships',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -101,6 +101,7 @@ export const memberships = pgTable(
     ...timestamps(),
   },
   (t) => [
+    primaryKey({ name: 'memberships_pkey', columns: [t.orgId, t.id] }),
     uniqueIndex('memberships_org_user_key').on(t.orgId, t.userId),
     index('memberships_user_idx').on(t.userId),
     index('memberships_role_idx').on(t.roleId),

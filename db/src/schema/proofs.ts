@@ -1,13 +1,13 @@
 import { actorTypes } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, ts } from './columns';
+import { bigint, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, ts } from './columns';
 import { organizations } from './orgs';
 
 export const auditEntries = pgTable(
   'audit_entries',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -32,6 +32,7 @@ export const auditEntries = pgTable(
     hash: text('hash'),
   },
   (t) => [
+    primaryKey({ name: 'audit_entries_pkey', columns: [t.orgId, t.id] }),
     uniqueIndex('audit_entries_org_seq_key').on(t.orgId, t.seq),
     index('audit_entries_org_idx').on(t.orgId, t.id),
     index('audit_entries_item_idx').on(t.itemId, t.id),

@@ -12,7 +12,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, orgRowId, timestamps, ts } from './columns';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
 
@@ -41,7 +41,7 @@ export const devices = pgTable(
 export const pushQueue = pgTable(
   'push_queue',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -60,6 +60,9 @@ export const pushQueue = pgTable(
   },
   // Entries are found by id (their deliver_push job); a removed device takes its entries along.
   (t) => [
+    primaryKey({ name: 'push_queue_pkey', columns: [t.orgId, t.id] }),
+    // The deliver_push job finds its entry by id alone.
+    index('push_queue_id_idx').on(t.id),
     foreignKey({
       name: 'push_queue_device_fk',
       columns: [t.orgId, t.deviceId],

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, orgRowId, timestamps, ts } from './columns';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { organizations, users } from './orgs';
 
 /** On-call schedules: layers of people taking turns in a time zone (contracts/src/schedules). */
@@ -38,7 +38,7 @@ export const schedules = pgTable(
 export const scheduleOverrides = pgTable(
   'schedule_overrides',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -51,6 +51,7 @@ export const scheduleOverrides = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'schedule_overrides_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'schedule_overrides_schedule_fk',
       columns: [t.orgId, t.scheduleId],

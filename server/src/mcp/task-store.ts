@@ -75,8 +75,8 @@ export async function createTask(
   const { agentId, userId } = owner(identity);
   const [row] = await deps.sql<TaskRow[]>`
     with purged as (
-      delete from mcp_tasks where id in (
-        select id from mcp_tasks where expires_at < now() limit 100 for update skip locked)),
+      delete from mcp_tasks where (org_id, id) in (
+        select org_id, id from mcp_tasks where expires_at < now() limit 100 for update skip locked)),
     task as (
       insert into mcp_tasks (id, org_id, agent_id, user_id, item_id, tool, ttl_ms, expires_at)
       values (uuidv7(), ${identity.orgId}, ${agentId}, ${userId}, ${itemId}, ${tool}, ${ttlMs},

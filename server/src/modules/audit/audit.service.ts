@@ -95,7 +95,7 @@ export async function listAudit(deps: Deps, identity: Identity, input: ListAudit
       ? []
       : await sql<AuditRow[]>`
           select id, item_id, action, actor_type, actor_id, data, created_at from audit_entries
-           where id = any(${ids}::uuid[]) order by id desc`;
+           where org_id = ${identity.orgId} and id = any(${ids}::uuid[]) order by id desc`;
   const last = rows[rows.length - 1];
   return {
     entries: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),

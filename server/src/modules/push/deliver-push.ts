@@ -58,7 +58,7 @@ export function deliverPushTask(deps: Deps) {
   const record = async (entry: Entry, attempt: number, outcome: PushOutcome) => {
     if (outcome.ok) {
       await sql`update push_queue set delivered_at = now(), attempts = ${attempt}, last_error = null
-                 where id = ${entry.id}`;
+                 where org_id = ${entry.org_id} and id = ${entry.id}`;
       return;
     }
     if (outcome.gone) {
@@ -71,7 +71,7 @@ export function deliverPushTask(deps: Deps) {
       with entry as (
         update push_queue set attempts = ${attempt}, last_error = ${outcome.error},
                               permanently_failed = ${final}, next_attempt_at = ${runAt}
-         where id = ${entry.id})
+         where org_id = ${entry.org_id} and id = ${entry.id})
       select ${final ? sql`1` : addJob(sql, 'deliver_push', { entry_id: entry.id, attempt: attempt + 1 }, { runAt })}`;
   };
 

@@ -31,7 +31,7 @@ export const oldItems =
       with doomed as (
         select id from items where org_id = ${orgId} and created_at < ${before} and status <> 'open'
          order by created_at limit ${limit}),
-      gone as (delete from items i using doomed d where i.id = d.id returning 1)
+      gone as (delete from items i using doomed d where i.org_id = ${orgId} and i.id = d.id returning 1)
       select count(*)::int as n from gone`);
 
 /** Items archived before `before`. */
@@ -42,7 +42,7 @@ export const archivedItems =
       with doomed as (
         select id from items
          where org_id = ${orgId} and status = 'archived' and archived_at < ${before} limit ${limit}),
-      gone as (delete from items i using doomed d where i.id = d.id returning 1)
+      gone as (delete from items i using doomed d where i.org_id = ${orgId} and i.id = d.id returning 1)
       select count(*)::int as n from gone`);
 
 /** Comments, or attachments, written before `before`. */
@@ -53,7 +53,8 @@ export const oldRows =
       with doomed as (
         select id from ${sql(table)} where org_id = ${orgId} and created_at < ${before}
          order by created_at limit ${limit}),
-      gone as (delete from ${sql(table)} t using doomed d where t.id = d.id returning 1)
+      gone as (
+        delete from ${sql(table)} t using doomed d where t.org_id = ${orgId} and t.id = d.id returning 1)
       select count(*)::int as n from gone`);
 
 /**
@@ -90,5 +91,6 @@ export const unchainedAuditEntries =
       with doomed as (
         select id from audit_entries
          where org_id = ${orgId} and seq is null and created_at < ${before} limit ${limit}),
-      gone as (delete from audit_entries a using doomed d where a.id = d.id returning 1)
+      gone as (
+        delete from audit_entries a using doomed d where a.org_id = ${orgId} and a.id = d.id returning 1)
       select count(*)::int as n from gone`);
