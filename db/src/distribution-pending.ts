@@ -22,15 +22,7 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   // make the column not null
   'nullable-org-id': [],
   // make the key (org_id, ...)
-  'primary-key-without-org-id': [
-    'api_keys api_keys_pkey',
-    'chat_link_codes chat_link_codes_pkey',
-    'events events_pkey',
-    'inbound_webhooks inbound_webhooks_pkey',
-    'invitations invitations_pkey',
-    'receipt_keys receipt_keys_pkey',
-    'twilio_inbound twilio_inbound_pkey',
-  ],
+  'primary-key-without-org-id': ['events events_pkey'],
   // add org_id to the key, or move a global lookup (a token hash) to the coordinator
   'unique-without-org-id': [
     'api_keys api_keys_token_hash_unique',

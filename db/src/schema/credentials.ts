@@ -61,7 +61,7 @@ export const agents = pgTable(
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: id(),
+    id: orgRowId(),
     tokenHash: text('token_hash').notNull().unique(),
     orgId: uuid('org_id')
       .notNull()
@@ -82,6 +82,7 @@ export const apiKeys = pgTable(
     lastUsedAt: ts('last_used_at'),
   },
   (t) => [
+    primaryKey({ name: 'api_keys_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'api_keys_agent_fk',
       columns: [t.orgId, t.agentId],

@@ -1,7 +1,7 @@
 import { deliveryKinds } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, orgRowId, timestamps } from './columns';
+import { createdAt, orgRowId, timestamps } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
 
@@ -32,7 +32,7 @@ export const webhooks = pgTable(
 export const inboundWebhooks = pgTable(
   'inbound_webhooks',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -41,7 +41,10 @@ export const inboundWebhooks = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'inbound_webhooks_pkey', columns: [t.orgId, t.id] }),
+    index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt),
+  ],
 );
 
 /** What a delivery attempt was: an HTTP callback or webhook, a mail, or a Slack API call. */

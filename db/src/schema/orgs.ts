@@ -150,7 +150,7 @@ export const teamMembers = pgTable(
 export const invitations = pgTable(
   'invitations',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -169,6 +169,7 @@ export const invitations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'invitations_pkey', columns: [t.orgId, t.id] }),
     index('invitations_org_idx').on(t.orgId, t.createdAt),
     check('invitations_email_kind', sql`(${t.kind} = 'email') = (${t.email} is not null)`),
     check('invitations_uses', sql`${t.useCount} >= 0 and ${t.useCount} <= ${t.maxUses}`),

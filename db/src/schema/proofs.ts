@@ -66,7 +66,7 @@ export const auditHeads = pgTable('audit_heads', {
 export const receiptKeys = pgTable(
   'receipt_keys',
   {
-    kid: text('kid').primaryKey(),
+    kid: text('kid').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -75,5 +75,8 @@ export const receiptKeys = pgTable(
     createdAt: createdAt(),
     retiredAt: ts('retired_at'),
   },
-  (t) => [uniqueIndex('receipt_keys_active_key').on(t.orgId).where(sql`${t.retiredAt} is null`)],
+  (t) => [
+    primaryKey({ name: 'receipt_keys_pkey', columns: [t.orgId, t.kid] }),
+    uniqueIndex('receipt_keys_active_key').on(t.orgId).where(sql`${t.retiredAt} is null`),
+  ],
 );

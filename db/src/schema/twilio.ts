@@ -98,11 +98,14 @@ export const twilioMessages = pgTable(
 export const twilioInbound = pgTable(
   'twilio_inbound',
   {
-    messageSid: text('message_sid').primaryKey(),
+    messageSid: text('message_sid').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => twilioConnections.orgId, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [index('twilio_inbound_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'twilio_inbound_pkey', columns: [t.orgId, t.messageSid] }),
+    index('twilio_inbound_created_idx').on(t.createdAt),
+  ],
 );

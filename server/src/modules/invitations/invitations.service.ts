@@ -158,7 +158,7 @@ export async function acceptInvitation(deps: Deps, identity: Identity, code: str
     await enforcePlanLimit(tx, deps.env, row.org_id, 'max_seats');
     await tx`insert into memberships (id, org_id, user_id, role_id)
              values (${uuidv7()}, ${row.org_id}, ${identity.userId}, ${row.role_id})`;
-    await tx`update invitations set use_count = use_count + 1 where id = ${row.id}`;
+    await tx`update invitations set use_count = use_count + 1 where org_id = ${row.org_id} and id = ${row.id}`;
     const grant = await createSession(tx, {
       userId: identity.userId,
       orgId: row.org_id,
