@@ -6,9 +6,9 @@ export const itemStatuses = ['open', 'answered', 'dismissed', 'archived', 'expir
 export const itemLevels = ['info', 'warning', 'error', 'success'] as const;
 /** `policy`: an item's timeout policy decided at its deadline (answered or dismissed it). */
 export const actorTypes = ['user', 'agent', 'system', 'policy'] as const;
-/** Channels an answer can come from besides the API and the dashboard (items.answered_via). */
+/** Where an answer can come from besides the API and the dashboard: its source (items.answered_via). */
 /** `mcp`: the requester answered in their MCP client (form elicitation, protocol 2026-07-28). */
-export const answerChannels = [
+export const answerSources = [
   'email',
   'slack',
   'push',
@@ -19,6 +19,18 @@ export const answerChannels = [
   'sms',
   'whatsapp',
 ] as const;
+/** Where an answer came from, as the closing notices of every channel and the timeline say it. */
+export const answerSourceWords: Record<(typeof answerSources)[number], string> = {
+  email: 'by email',
+  slack: 'in Slack',
+  push: 'from a notification',
+  mcp: 'in their AI assistant',
+  telegram: 'in Telegram',
+  discord: 'in Discord',
+  teams: 'in Microsoft Teams',
+  sms: 'by SMS',
+  whatsapp: 'on WhatsApp',
+};
 /** What an outbound delivery attempt was for (delivery_attempts.kind). */
 export const deliveryKinds = [
   'callback',

@@ -97,7 +97,7 @@ export const JOB_TASKS = {
   }),
   expire_item: z.object({ item_id: z.uuid() }),
   escalate_item: z.object({ item_id: z.uuid(), step: z.number().int().min(0) }),
-  /** Notify again until acknowledged (modules/items/repeat-until-ack.ts): `round` already sent. */
+  /** Notify again until acknowledged (modules/items/changes/repeat-item.ts): `round` already sent. */
   repeat_item: z.object({ item_id: z.uuid(), round: z.number().int().min(0) }),
   send_email: z.object({
     delivery_id: z.uuid(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assignmentFields, assignmentView } from '../assignment/assignment.contract';
 import { ZName } from '../channels/channels.contract';
-import { answerChannels, itemLevels, itemStatuses } from '../enums';
+import { answerSources, itemLevels, itemStatuses } from '../enums';
 import { ZPageLimit } from '../paging';
 import { ZForm } from './form.contract';
 import { ZActor, ZApprovals, ZApprovalsInput, ZOnTimeout, ZResponse } from './policies.contract';
@@ -91,7 +91,7 @@ export const ZItem = z
     answered_at: z.string().nullable(),
     answered_by: ZActor.nullable(),
     answered_via: z
-      .enum(answerChannels)
+      .enum(answerSources)
       .nullable()
       .describe('Where the answer came from: email, slack; null for the API and the dashboard'),
     acked_at: z.string().nullable().describe('When someone acknowledged it (POST /items/{id}/ack)'),

@@ -3,7 +3,7 @@ import type { ItemView, ZListItemsInput } from './item.contract';
 
 /**
  * Which items a list request returns, as a pure function of the item and the request: the rules
- * `listItems` (server/src/modules/items/read-items.ts) writes in SQL, for the dashboard, which
+ * `listItems` (server/src/modules/items/operations/read-items.ts) writes in SQL, for the dashboard, which
  * moves a changed item in and out of the lists it holds without asking the server again. Plain
  * code with type-only imports, so the dashboard's bundle gets these few lines and nothing else of
  * the server; tests/src/items/list-rules.test.ts holds it to what GET /api/items answers.

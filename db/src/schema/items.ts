@@ -1,4 +1,4 @@
-import { actorTypes, answerChannels, itemLevels, itemStatuses } from '@beckon/contracts/enums';
+import { actorTypes, answerSources, itemLevels, itemStatuses } from '@beckon/contracts/enums';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
@@ -19,7 +19,7 @@ import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
 
 // The enum values are the wire contract's (contracts/src/enums.ts), stored as checked text.
-export { actorTypes, answerChannels, itemLevels, itemStatuses };
+export { actorTypes, answerSources, itemLevels, itemStatuses };
 
 /** An item's assignee as stored (the server's contract validates it: contracts/src/assignment/assignment.contract.ts). */
 export type StoredAssignee =
@@ -95,7 +95,7 @@ export const items = pgTable(
     answeredByType: text('answered_by_type', { enum: actorTypes }),
     answeredById: uuid('answered_by_id'),
     /** Where the answer came from when not the API or the dashboard: `email`, `slack`. */
-    answeredVia: text('answered_via', { enum: answerChannels }),
+    answeredVia: text('answered_via', { enum: answerSources }),
     ackedAt: ts('acked_at'),
     snoozedUntil: ts('snoozed_until'),
     pinned: boolean('pinned').notNull().default(false),
@@ -108,14 +108,14 @@ export const items = pgTable(
     claimedByType: text('claimed_by_type', { enum: ['user', 'agent'] }),
     claimedById: uuid('claimed_by_id'),
     claimedAt: ts('claimed_at'),
-    /** Reminders and escalation steps, and how many of them have run (escalation.ts). */
+    /** Reminders and escalation steps, and how many of them have run (modules/items/changes/escalate-item.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     escalationStep: integer('escalation_step').notNull().default(0),
     /** The named policy its steps were copied from (null: inline steps, or the policy was deleted). */
     escalationPolicyId: uuid('escalation_policy_id'),
     /** Minutes between notifications again until someone acknowledges (null: no repetition). */
     repeatEveryMinutes: integer('repeat_every_minutes'),
-    /** How many times it has been notified again (repeat-until-ack.ts). */
+    /** How many times it has been notified again (modules/items/changes/repeat-item.ts). */
     repeatCount: integer('repeat_count').notNull().default(0),
     /** Who acknowledged it (acked_at): the acknowledgement ends the repetition. */
     ackedByType: text('acked_by_type', { enum: actorTypes }),

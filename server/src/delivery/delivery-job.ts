@@ -16,6 +16,6 @@ export const ZDeliveryJob = z.object({
 });
 export type DeliveryJob = z.infer<typeof ZDeliveryJob>;
 
-/** The payload of `deliver_callback`, enqueued with an item's change (item-changes.ts). */
+/** The payload of `deliver_callback`, enqueued with an item's change (record-change.ts). */
 export const ZCallbackJob = ZDeliveryJob.extend({ item_id: ZDeliveryJob.shape.item_id.unwrap() });
 export type CallbackJob = z.infer<typeof ZCallbackJob>;

@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { JOB_TASKS, type ZWebhookFirstAttempt } from '../job-tasks';
 import { alreadyAttempted, attemptDelivery } from './deliver';
 
-/** Enqueued with the change (followUps): the webhook and the stream event to deliver (ZWebhookFirstAttempt). */
+/** Enqueued with the change (record-change.ts): the webhook and the stream event to deliver (ZWebhookFirstAttempt). */
 type Webhook = { id: string; org_id: string; url: string; secret: string; active: boolean };
 type StreamEvent = {
   id: string;

@@ -2,7 +2,7 @@ import type { OnTimeout } from '@beckon/contracts/items/policies.contract';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { JOB_TASKS } from '../job-tasks';
-import { type ActionInput, actOnItem } from '../modules/items/act-on-item';
+import { type ActionInput, actOnItem } from '../modules/items/operations/act-on-item';
 
 /** What the item's timeout policy does at the deadline (none: expire, by the system). */
 function atDeadline(policy: OnTimeout | null): ActionInput {

@@ -6,8 +6,8 @@ import { JOB_TASKS } from '../job-tasks';
 import { itemMail } from '../mail/item-mail';
 import type { Mail, MailResult } from '../mail/mailer';
 import { mailRecipient } from '../mail/recipient';
-import { findItem } from '../modules/items/item-queries';
-import { itemView } from '../modules/items/item-view';
+import { findItem } from '../modules/items/rows/item-queries';
+import { itemView } from '../modules/items/rows/item-view';
 
 type Delivery = { delivery_id: string; org_id: string; item_id: string | null; event: string };
 

@@ -1,8 +1,8 @@
 import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
 import * as discord from '../modules/discord/deliver-discord';
-import { escalateItem } from '../modules/items/escalation';
-import { repeatItem } from '../modules/items/repeat-until-ack';
+import { escalateItem } from '../modules/items/changes/escalate-item';
+import { repeatItem } from '../modules/items/changes/repeat-item';
 import { deliverPushTask } from '../modules/push/deliver-push';
 import { applyRetention } from '../modules/retention/apply-retention';
 import { deleteOrganization } from '../modules/retention/org-deletion';

@@ -11,7 +11,7 @@ export type LinkClaim =
   | { k: 'answer'; o: string; u: string; i: string; n: string; e: number; c: number }
   | { k: 'ack'; o: string; u: string; i: string; n: string; e: number }
   | { k: 'unsubscribe'; o: string; u: string; e: number }
-  // A notification's answer token: the choice is the action pressed (modules/items/answer-from-push.ts).
+  // A notification's answer token: the choice is the action pressed (modules/items/operations/answer-from-push.ts).
   | { k: 'push'; o: string; u: string; i: string; n: string; e: number };
 export type ItemClaim = Extract<LinkClaim, { k: 'answer' | 'ack' }>;
 

@@ -1,7 +1,7 @@
 import { can } from '@beckon/contracts/permissions';
 import { memberIdentity } from '../auth/member-identity';
 import { AppError } from '../errors';
-import { actOnItem } from '../modules/items/act-on-item';
+import { actOnItem } from '../modules/items/operations/act-on-item';
 import type { RpcContext } from './rpc';
 
 /**

@@ -1,7 +1,7 @@
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
-import type { ItemStatus } from '../modules/items/item-state';
-import { outcome } from '../modules/items/item-state';
+import type { ItemStatus } from '../modules/items/state/item-state';
+import { outcome } from '../modules/items/state/item-state';
 
 /** How long a task is kept when the client names no ttl, and the longest it may name. */
 export const DEFAULT_TASK_TTL_MS = 7 * 24 * 3600_000;

@@ -21,7 +21,7 @@ const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, 
 
 /**
  * Fans item events out to the streams of this process (/mcp/sse, /api/ws). Every committed
- * change notifies `beckon_events` with `<org>:<event id>` (item-changes.ts), from whichever
+ * change notifies `beckon_events` with `<org>:<event id>` (record-change.ts), from whichever
  * process made it; the hub listens on its own connection, reads each event once when someone in
  * that organization is subscribed, and hands it to them in commit order. Notifications sent while
  * that connection was down are lost: when it listens again, every subscriber is told (`lost`), so

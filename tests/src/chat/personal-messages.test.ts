@@ -177,4 +177,21 @@ describe('direct messages as notifications', () => {
     expect([slackPosts(quiet.id), telegramPosts(quiet.id), discordPosts(quiet.id)].flat()).toEqual([]);
     expect(discordPosts(urgent.id)).toEqual([]);
   });
+
+  it("keep to the person's minimum level: below it no app is sent anything", async () => {
+    const saved = await bob.api.put('/api/me/preferences', {
+      muted_apps: [],
+      quiet_hours_enabled: false,
+      min_level: 'warning',
+    });
+    expect(saved.body).toMatchObject({ min_level: 'warning' });
+    const assignees = [{ type: 'user', id: bob.id }];
+    const minor = await ask({ title: 'Minor one', level: 'info', assignees });
+    const serious = await ask({ title: 'Serious one', level: 'warning', assignees });
+    await telegram.waitForMention('sendMessage', serious.id);
+    await slack.waitForMention('chat.postMessage', serious.id);
+    await discord.waitForMention('POST', serious.id);
+    await settled();
+    expect([slackPosts(minor.id), telegramPosts(minor.id), discordPosts(minor.id)].flat()).toEqual([]);
+  });
 });

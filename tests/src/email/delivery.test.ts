@@ -1,4 +1,5 @@
-import { notifyPeople } from '@beckon/server/modules/items/notify-people';
+import { notificationParts } from '@beckon/server/modules/items/changes/notify-people';
+import { statementOf } from '@beckon/server/statement-parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from './mail';
 import { follow, startMailingServer } from './setup';
@@ -224,8 +225,11 @@ describe('item mails', () => {
       level: 'warning',
       channel_id: null,
     };
-    await env.server.database.sql.begin((tx) =>
-      notifyPeople(env.server.deps, tx, row, { only: [bob.id, carol.id] }, 'assigned'),
+    await env.server.database.sql.begin(async (tx) =>
+      statementOf(
+        tx,
+        await notificationParts(env.server.deps, tx, row, { only: [bob.id, carol.id] }, 'assigned'),
+      ),
     );
     await env.until(() => env.mailsTo(bob.email).length === 2);
     await env.mailsSettled();

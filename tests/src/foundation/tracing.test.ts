@@ -76,6 +76,8 @@ describe('tracing over OTLP', () => {
       const traceId = '0af7651916cd43dd8448eb211c80319c';
       const traceparent = `00-${traceId}-b7ad6b7169203331-01`;
       const client = server.resource.as(account.token);
+      const webhook = { name: 'traced', url: `${hook.url}/wh`, events: ['item.created'] };
+      expect((await client.post('/api/webhooks', webhook)).status).toBe(201);
       // The deadline's expiry is a job of the creating request; the callback a job of that one.
       const created = await client.post<{ id: string }>(
         '/api/items',
@@ -88,8 +90,13 @@ describe('tracing over OTLP', () => {
         { headers: { traceparent } },
       );
       expect(created.status).toBe(201);
-      const [callback] = await hook.waitFor(1);
+      const received = await hook.waitFor(2);
+      const callback = received.find((r) => r.url === '/cb');
       expect(JSON.parse(callback!.body)).toMatchObject({ item_id: created.body.id, status: 'expired' });
+      // The webhook of the creation carries the same trace.
+      const delivered = received.find((r) => r.url === '/wh');
+      expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'item.created' });
+      expect(traceIdOf(delivered!.headers.traceparent)).toBe(traceId);
       expect(traceIdOf(callback!.headers.traceparent)).toBe(traceId);
 
       const outboundId = parentIdOf(callback!.headers.traceparent);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { recordItemChange } from '@beckon/server/modules/items/item-changes';
-import type { ItemRow } from '@beckon/server/modules/items/item-view';
+import { recordChange } from '@beckon/server/modules/items/changes/record-change';
+import type { ItemRow } from '@beckon/server/modules/items/rows/item-view';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, receiverPool, startTestServer, type TestServer } from '../harness';
 
@@ -118,7 +118,7 @@ describe('callbacks', () => {
       const [row] = await tx<
         ItemRow[]
       >`update items set status = 'dismissed' where id = ${item.id} returning *`;
-      await recordItemChange(tx, {
+      await recordChange(tx, {
         row: { ...(row as ItemRow), channel_name: null },
         action: 'item.dismiss',
         actor: { type: 'system', id: null },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalize } from '@beckon/contracts/proofs/jcs';
+import { createClient } from '@beckon/sdk';
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,6 +29,7 @@ let other: HttpClient;
 let orgId: string;
 let otherOrgId: string;
 let userId: string;
+let agentKey: string;
 const receivers = receiverPool();
 
 const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
@@ -40,6 +42,7 @@ beforeAll(async () => {
   orgId = account.org.id;
   userId = account.user.id;
   owner = server.resource.as(account.token);
+  agentKey = (await f.apiKey(orgId, userId)).token;
   const colleague = await f.user();
   await f.member(orgId, colleague.id, 'member');
   member = server.resource.as((await f.session(colleague.id, orgId)).token);
@@ -121,6 +124,27 @@ describe('decision receipts', () => {
     });
     const [callback] = await hook.waitFor(1);
     expect(JSON.parse(callback?.body ?? '{}')).toMatchObject({ receipt, action_digest: item.action?.digest });
+  });
+
+  it('travel in the item.answered webhook and the SDK’s outcome, verifiable there', async () => {
+    const hook = await receivers.start();
+    const webhook = await owner.post('/api/webhooks', {
+      name: 'receipts',
+      url: hook.url,
+      events: ['item.answered'],
+    });
+    expect(webhook.status).toBe(201);
+    const item = await ask();
+    const agent = createClient({ baseUrl: server.resource.baseUrl, token: agentKey });
+    const outcome = agent.waitForAnswer(item.id, { timeoutMs: 20_000 });
+    await owner.post(`/api/items/${item.id}/answer`, { values: { ok: true } });
+    const [delivery] = await hook.waitFor(1);
+    const event = JSON.parse(delivery?.body ?? '{}') as { type: string; data: { item: Item } };
+    expect(event.type).toBe('item.answered');
+    const receipt = event.data.item.receipt ?? '';
+    expect(await verify(receipt)).toMatchObject({ item_id: item.id, outcome: 'answered' });
+    expect((await outcome).item.receipt).toBe(receipt);
+    await owner.delete(`/api/webhooks/${(webhook.body as { id: string }).id}`);
   });
 
   it('sign a dismissal, and a restored item has none', async () => {

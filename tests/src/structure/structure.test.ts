@@ -150,4 +150,28 @@ describe('the structure of the code', () => {
     );
     expect(proofs).toEqual([]);
   });
+
+  it('keeps modules/items in its layout: routers at the root, operations named verb-noun', () => {
+    const items = path.join(root, 'server/src/modules/items');
+    // Split by what changes together (docs/architecture.md, Layout); a new verb joins the list.
+    const layout = ['changes', 'forms', 'operations', 'rows', 'state'];
+    const verbs = ['act', 'answer', 'assign', 'comment', 'create', 'read', 'update'];
+    const entries = readdirSync(items, { withFileTypes: true });
+    expect(
+      entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(layout);
+    expect(entries.filter((e) => e.isFile() && !/(^|-)router\.ts$/.test(e.name)).map((e) => e.name)).toEqual(
+      [],
+    );
+    const operations = readdirSync(path.join(items, 'operations')).filter(
+      (name) => !name.endsWith('.test.ts'),
+    );
+    const misnamed = operations.filter(
+      (name) => !new RegExp(`^(${verbs.join('|')})-[a-z]+(-[a-z]+)*\\.ts$`).test(name),
+    );
+    expect(misnamed).toEqual([]);
+  });
 });

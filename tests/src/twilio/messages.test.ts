@@ -244,6 +244,48 @@ describe('one answer, every phone told', () => {
   });
 });
 
+describe("a person's preferences", () => {
+  it('leave out texts below their minimum level and in their quiet hours', async () => {
+    const hour = new Date().getUTCHours();
+    const at = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
+    const saved = await bob.api.put('/api/me/preferences', {
+      min_level: 'warning',
+      quiet_hours_enabled: true,
+      quiet_hours_start: at(hour - 1),
+      quiet_hours_end: at(hour + 2),
+      timezone: 'UTC',
+      quiet_hours_allow_levels: 'error',
+    });
+    expect(saved.status).toBe(200);
+    const ask = (title: string, level: string) =>
+      owner.post<Item>('/api/items', {
+        title,
+        level,
+        form: YES_NO,
+        assignees: [alice.id, bob.id].map((id) => ({ type: 'user', id })),
+      });
+    await ask('Below the minimum', 'info');
+    await ask('In quiet hours', 'warning');
+    await ask('Urgent enough', 'error');
+    await twilio.waitForMessage(`whatsapp:${BOB}`, 'Urgent enough');
+    for (const title of ['Below the minimum', 'In quiet hours', 'Urgent enough'])
+      await twilio.waitForMessage(ALICE, title);
+    await eventually(
+      async () =>
+        (
+          await server.database.sql<{ n: number }[]>`
+            select count(*)::int as n from graphile_worker.jobs where task_identifier = 'twilio_send_item'`
+        )[0]!.n,
+      (n) => n === 0,
+    );
+    const toBob = twilio.to(`whatsapp:${BOB}`).map((m) => m.body);
+    expect(toBob.some((body) => body.includes('Below the minimum') || body.includes('In quiet hours'))).toBe(
+      false,
+    );
+    await bob.api.put('/api/me/preferences', { min_level: 'info', quiet_hours_enabled: false });
+  });
+});
+
 describe('STOP and START', () => {
   it('stops every text after STOP, until START', async () => {
     expect((await say(ALICE, 'Stop')).reply).toContain('Reply START');

@@ -115,4 +115,47 @@ describe('assignees, claims and escalation in the dashboard', () => {
     await timeline.getByText('Test User created the item; Ada is away, so Bob was told').waitFor();
     await timeline.getByText('Bob answered on behalf of Ada (away)').waitFor();
   });
+
+  it('lets a person set their working hours and time away with a delegate in the settings', async () => {
+    const team = await new Factories(server.database.db).team(server.resource);
+    const bob = await team.join('member');
+    await server.database.sql`update users set name = 'Bob' where id = ${bob.id}`;
+    const page = await open(team.token, '/settings/availability');
+    const panel = page.getByRole('region', { name: 'Availability' });
+    await panel.getByText('Always available: no working hours set.').waitFor();
+    const hours = panel.getByRole('form', { name: 'Working hours' });
+    await hours.getByLabel('Sat').check();
+    await hours.getByLabel('From').fill('08:00');
+    await hours.getByLabel('To').fill('16:00');
+    await hours.getByLabel('Time zone').fill('Europe/Paris');
+    await hours.getByRole('button', { name: 'Save working hours' }).click();
+    await panel
+      .getByText('Working hours: Mon, Tue, Wed, Thu, Fri, Sat 08:00–16:00 (Europe/Paris).')
+      .waitFor();
+    type Availability = {
+      working_hours: { time_zone: string; windows: unknown[] } | null;
+      out_of_office: { delegate_id: string | null }[];
+    };
+    const saved = (await team.owner.get<Availability>('/api/me/availability')).body;
+    expect(saved.working_hours).toEqual({
+      time_zone: 'Europe/Paris',
+      windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'], from: '08:00', to: '16:00' }],
+    });
+    // A zone that does not exist is refused under its field.
+    await hours.getByLabel('Time zone').fill('Mars/Olympus');
+    await hours.getByRole('button', { name: 'Save working hours' }).click();
+    await hours.getByText(/IANA time zone/).waitFor();
+
+    const away = panel.getByRole('form', { name: 'New time away' });
+    await away.getByLabel('Away from').fill('2031-07-01T09:00');
+    await away.getByLabel('Back on').fill('2031-07-15T09:00');
+    await away.getByRole('combobox', { name: 'Delegate' }).selectOption({ label: 'Bob' });
+    await away.getByRole('button', { name: 'Add time away' }).click();
+    await panel.getByText(/delegate: Bob/).waitFor();
+    const planned = (await team.owner.get<Availability>('/api/me/availability')).body;
+    expect(planned.out_of_office.map((o) => o.delegate_id)).toEqual([bob.id]);
+    await panel.getByRole('button', { name: 'Delete' }).click();
+    await panel.getByText('No time away planned.').waitFor();
+    expect((await team.owner.get<Availability>('/api/me/availability')).body.out_of_office).toEqual([]);
+  });
 });

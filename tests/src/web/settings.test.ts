@@ -1,5 +1,5 @@
 import { memberIdentity } from '@beckon/server/auth/member-identity';
-import { actOnItem } from '@beckon/server/modules/items/act-on-item';
+import { actOnItem } from '@beckon/server/modules/items/operations/act-on-item';
 import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
@@ -137,10 +137,11 @@ describe('settings in the dashboard', () => {
       .getByRole('navigation', { name: 'Settings' })
       .getByRole('link')
       .allTextContents();
-    // Their notifications, passkeys and phone, and the links of their own chat accounts.
+    // Their notifications, passkeys, availability and phone, and the links of their own chat accounts.
     expect(sections).toEqual([
       'Notifications',
       'Passkeys',
+      'Availability',
       'Phone',
       'Telegram',
       'Discord',

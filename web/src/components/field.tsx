@@ -33,7 +33,7 @@ export function TextField({
   value: string;
   onChange: (value: string) => void;
   error?: string | undefined;
-  type?: 'text' | 'url' | 'time' | 'number';
+  type?: 'text' | 'url' | 'time' | 'number' | 'datetime-local';
   placeholder?: string;
   autoFocus?: boolean;
   min?: number;

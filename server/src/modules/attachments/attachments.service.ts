@@ -11,8 +11,8 @@ import { actorOf } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type { StoredFile } from '../../storage/storage';
-import { recordItemChange } from '../items/item-changes';
-import { findItem } from '../items/item-queries';
+import { recordChange } from '../items/changes/record-change';
+import { findItem } from '../items/rows/item-queries';
 import { enforceStorageQuota } from './storage-quota';
 
 type AttachmentRow = {
@@ -98,7 +98,7 @@ export async function createAttachment(
         values (${id}, ${identity.orgId}, ${item.id}, ${input.filename}, ${input.content_type},
                 ${size}, ${sha256}, ${key})
         returning *`;
-      await recordItemChange(tx, {
+      await recordChange(tx, {
         row: item,
         action: 'attachment.create',
         actor,
@@ -141,7 +141,7 @@ export async function deleteAttachment(
        where id = ${attachmentId} and item_id = ${itemId} and org_id = ${identity.orgId}
       returning *`;
     if (!deleted) throw AppError.notFound();
-    await recordItemChange(tx, {
+    await recordChange(tx, {
       row: item,
       action: 'attachment.delete',
       actor: actorOf(identity),

@@ -6,6 +6,7 @@ import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
+import { type Part, part, statementOf } from '../../statement-parts';
 import { decodeIdCursor, encodeIdCursor, withinBudget } from '../paging';
 
 export type AuditEntry = {
@@ -18,13 +19,13 @@ export type AuditEntry = {
 };
 
 /**
- * The one INSERT of an audit entry, as two CTEs (`audit_head`, `audit`) to run alone or inside a
- * caller's statement (item changes). The entry joins its organization's chain in the same
+ * The one INSERT of an audit entry, as two parts (`audit_head`, `audit`) of a statement of its
+ * own or of a caller's (an item change: record-change.ts). The entry joins its organization's chain in the same
  * statement: the head row's update takes its row lock, so concurrent writers of one organization
  * link one after another, each to the head the previous one committed. The content digest is
  * taken here (JCS, as every verifier takes it); the link hash in SQL, where the previous hash is.
  */
-export function auditCtes(sql: Queryable, entry: AuditEntry) {
+export function auditParts(sql: Queryable, entry: AuditEntry): Part[] {
   const id = uuidv7();
   // Milliseconds, as the API shows created_at: the digest covers exactly what is stored.
   const createdAt = new Date();
@@ -39,18 +40,20 @@ export function auditCtes(sql: Queryable, entry: AuditEntry) {
     data: JSON.parse(JSON.stringify(entry.data)),
     created_at: createdAt.toISOString(),
   });
-  return sql`audit_head as (
+  const head = sql`
       insert into audit_heads as h (org_id, seq, prev_hash, hash)
       values (${entry.orgId}, 1, ${GENESIS_HASH}, ${linkSql(sql, GENESIS_HASH, content)})
       on conflict (org_id) do update
         set seq = h.seq + 1, prev_hash = h.hash, hash = ${linkSql(sql, sql`h.hash`, content)}
-      returning seq, prev_hash, hash),
-    audit as (
+      returning seq, prev_hash, hash`;
+  const audit = sql`
       insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data, created_at,
                                  seq, prev_hash, hash)
       select ${id}, ${entry.orgId}, ${entry.itemId ?? null}, ${entry.action}, ${entry.actor.type},
              ${entry.actor.id}, ${sql.json(entry.data as never)}, ${createdAt}, seq, prev_hash, hash
-        from audit_head)`;
+        from audit_head
+      returning id`;
+  return [part('audit_head', head), part('audit', audit)];
 }
 
 /** contentDigest (contracts/src/proofs/audit-chain.ts), synchronously. */
@@ -65,7 +68,7 @@ const linkSql = (sql: Queryable, prev: string | ReturnType<Queryable>, content: 
 
 /** An audit entry without an item (sign-ins, credentials, organization changes), in `tx`. */
 export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
-  await tx`with ${auditCtes(tx, entry)} select 1`;
+  await statementOf(tx, auditParts(tx, entry));
 }
 
 /** An audit entry for an organization-level change by the caller, in the caller's transaction. */

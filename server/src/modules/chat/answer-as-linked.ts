@@ -4,7 +4,7 @@ import { memberIdentity } from '../../auth/member-identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { mailChoices } from '../../mail/mail-choices';
-import { actOnItem } from '../items/act-on-item';
+import { actOnItem } from '../items/operations/act-on-item';
 import { refusal } from './answer-refusal';
 import { type ChatProvider, LINKS } from './link-codes';
 

@@ -1,8 +1,8 @@
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { findItem } from '../items/item-queries';
-import { itemView } from '../items/item-view';
+import { findItem } from '../items/rows/item-queries';
+import { itemView } from '../items/rows/item-view';
 
 /** What a chat message says once the item is decided (or acknowledged): who, and what. */
 export type Decision = { by: string | null; summary: string };

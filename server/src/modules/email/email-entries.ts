@@ -1,6 +1,7 @@
 import type { Queryable } from '@beckon/db';
 import { addJobFor } from '../../job-queue';
 import { MAIL_REASONS } from '../../job-tasks';
+import { type Part, part } from '../../statement-parts';
 import { LEVEL_ORDER, mayReadItems, type PushedItem, preferencesAllow } from '../push/push-entries';
 
 export { MAIL_REASONS };
@@ -10,8 +11,8 @@ export type MailReason = (typeof MAIL_REASONS)[number];
 export type MailRecipients = { except: string | null } | { only: string[] };
 
 /**
- * The item's mails, as CTEs of the caller's statement (they commit with it; the statement must
- * read `select` for the jobs to be added): for each recipient who is a member of the item's
+ * The item's mails, as parts of the caller's statement (statement-parts.ts; they commit with
+ * it): for each recipient who is a member of the item's
  * organization allowed to read items, with mail on there, whose notification preferences let the
  * item through (push's own filter: mutes, minimum level, quiet hours), either a `send_email` job
  * at once or, for an item below their digest level, an entry of their next digest and its
@@ -23,22 +24,22 @@ export function emailEntries(
   recipients: MailRecipients,
   now: Date,
   reason: MailReason,
-) {
+): Part[] {
   const who =
     'only' in recipients
       ? sql`m.user_id = any(${recipients.only}::uuid[])`
       : sql`m.user_id is distinct from ${recipients.except}::uuid`;
   const digested = sql`(e.digest <> 'off' and array_position(${LEVEL_ORDER}::text[], ${item.level})
                         < array_position(${LEVEL_ORDER}::text[], e.digest_below))`;
-  const ctes = sql`email_people as (
+  const people = sql`
     select s.user_id, s.digest, s.digest_below
       from email_settings s
       join memberships m on m.org_id = s.org_id and m.user_id = s.user_id
       join roles r on r.id = m.role_id
       left join notification_preferences p on p.user_id = s.user_id
      where s.org_id = ${item.org_id} and s.enabled and ${mayReadItems(sql)} and ${who}
-       and ${preferencesAllow(sql, item, now)}
-  ), email_jobs as (
+       and ${preferencesAllow(sql, item, now)}`;
+  const jobs = sql`
     select ${addJobFor(sql, 'send_email', {
       delivery_id: sql`gen_random_uuid()`,
       org_id: sql`${item.org_id}::uuid`,
@@ -46,12 +47,12 @@ export function emailEntries(
       item_id: sql`${item.id}::uuid`,
       reason: sql`${reason}::text`,
     })}
-      from email_people e where not ${digested}
-  ), email_digest as (
+      from email_people e where not ${digested}`;
+  const digest = sql`
     insert into email_digest_entries (org_id, user_id, item_id)
     select ${item.org_id}, e.user_id, ${item.id} from email_people e where ${digested}
-    returning user_id
-  ), email_digest_jobs as (
+    returning user_id`;
+  const digestJobs = sql`
     select ${addJobFor(
       sql,
       'send_email_digest',
@@ -63,8 +64,11 @@ export function emailEntries(
         keyMode: 'preserve_run_at',
       },
     )}
-      from email_people e where ${digested}
-  )`;
-  const select = sql`(select count(*) from email_jobs), (select count(*) from email_digest_jobs)`;
-  return { ctes, select };
+      from email_people e where ${digested}`;
+  return [
+    part('email_people', people),
+    part('email_jobs', jobs),
+    part('email_digest', digest),
+    part('email_digest_jobs', digestJobs),
+  ];
 }

@@ -3,7 +3,7 @@ import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
-import { getItem } from '../items/read-items';
+import { getItem } from '../items/operations/read-items';
 
 type GrantRow = {
   id: string;

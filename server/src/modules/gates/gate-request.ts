@@ -8,7 +8,7 @@ import {
 import type { Form } from '@beckon/contracts/items/form.contract';
 import type { Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
-import { createItem } from '../items/create-item';
+import { createItem } from '../items/operations/create-item';
 import { grantInForce } from './gate-grants';
 
 /** The question every gate request asks: a decision, and a note the agent reads as the reason. */

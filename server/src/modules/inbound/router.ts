@@ -2,7 +2,7 @@ import { inboundProcedures } from '@beckon/contracts/inbound/procedures';
 import { implement } from '../../trpc/contract';
 import { router } from '../../trpc/init';
 import { inboundWebhookProcedure, permissionProcedure } from '../../trpc/procedures';
-import { createItem } from '../items/create-item';
+import { createItem } from '../items/operations/create-item';
 import { createInboundWebhook, deleteInboundWebhook, listInboundWebhooks } from './inbound.service';
 
 const manage = permissionProcedure('webhooks.manage');

@@ -1,7 +1,7 @@
 import { pushProcedures } from '@beckon/contracts/push/procedures';
 import { implement } from '../../trpc/contract';
 import { publicProcedure, router } from '../../trpc/init';
-import { answerFromPush } from './answer-from-push';
+import { answerFromPush } from './operations/answer-from-push';
 
 /**
  * `push.answer`, merged into the push router (app-router.ts): it answers items, so it lives with

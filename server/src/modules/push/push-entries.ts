@@ -2,6 +2,7 @@ import type { Queryable } from '@beckon/db';
 import type { itemLevels } from '@beckon/db/schema';
 import type { Env } from '../../env';
 import { addJobFor } from '../../job-queue';
+import { type Part, part } from '../../statement-parts';
 
 /** Levels from least to most urgent: `min_level` keeps those at or after it. */
 export const LEVEL_ORDER = ['info', 'success', 'warning', 'error'] satisfies (typeof itemLevels)[number][];
@@ -89,9 +90,8 @@ export const preferencesAllow = (
 export const mayReadItems = (sql: Queryable) => sql`r.permissions && array['items.read', 'items.*', '*']`;
 
 /**
- * The push entries of an item and their `deliver_push` jobs, as CTEs of the caller's statement
- * (so they commit with it; the statement must read `(select count(*) from push_jobs)` for the
- * jobs to be added): one entry per device of each recipient who may read items, unless their
+ * The push entries of an item and their `deliver_push` jobs, as parts of the caller's statement
+ * (statement-parts.ts; so they commit with it): one entry per device of each recipient who may read items, unless their
  * preferences say no (`preferencesAllow`).
  */
 export const pushEntries = (
@@ -101,12 +101,12 @@ export const pushEntries = (
   recipients: Recipients,
   now: Date,
   reason: NotifyReason = 'created',
-) => {
+): Part[] => {
   const who =
     'only' in recipients
       ? sql`d.user_id = any(${recipients.only}::uuid[])`
       : sql`d.user_id is distinct from ${recipients.except}::uuid`;
-  return sql`push_entries as (
+  const entries = sql`
     insert into push_queue (org_id, user_id, device_id, item_id, payload)
     select d.org_id, d.user_id, d.id, ${item.id}::uuid, ${sql.json(pushPayload(env, item, reason) as never)}
       from devices d
@@ -117,8 +117,9 @@ export const pushEntries = (
        and ${mayReadItems(sql)}
        and ${who}
        and ${preferencesAllow(sql, item, now)}
-    returning id
-  ), push_jobs as (
+    returning id`;
+  const jobs = sql`
     select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, attempt: sql`1` })}
-      from push_entries e)`;
+      from push_entries e`;
+  return [part('push_entries', entries), part('push_jobs', jobs)];
 };

@@ -3,8 +3,8 @@ import { can } from '@beckon/contracts/permissions';
 import { memberIdentity } from '../../auth/member-identity';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { actOnItem } from '../items/act-on-item';
-import { findItem } from '../items/item-queries';
+import { actOnItem } from '../items/operations/act-on-item';
+import { findItem } from '../items/rows/item-queries';
 import { closingLine } from './deliver-twilio';
 import { keyword, matchChoice, menuAgain, normalize, splitReply, textChoices } from './item-text';
 

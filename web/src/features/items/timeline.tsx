@@ -1,3 +1,4 @@
+import { answerSourceWords } from '@beckon/contracts/enums';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice, Loading } from '../../components/notice';
 import { formatDateTime, formatRelative } from '../../lib/time';
@@ -32,19 +33,6 @@ const ACTIONS: Record<string, string> = {
   'attachment.delete': 'deleted an attachment',
 };
 
-/** The channel an answer came from (`answered_via`), when not the dashboard or the API. */
-const VIA: Record<string, string> = {
-  email: 'by email',
-  slack: 'in Slack',
-  telegram: 'in Telegram',
-  discord: 'in Discord',
-  teams: 'in Microsoft Teams',
-  push: 'from a notification',
-  mcp: 'in their AI assistant',
-  sms: 'by SMS',
-  whatsapp: 'on WhatsApp',
-};
-
 type Delegation = { user_id: string; delegate_id: string };
 
 /** "Ada and Grace": the people named by ids, each by name (or as a former member). */
@@ -59,7 +47,9 @@ function detail(data: Record<string, unknown> | null, names: Record<string, stri
   if (!data) return '';
   const parts: string[] = [];
   if (typeof data.answered_via === 'string')
-    parts.push(` ${VIA[data.answered_via] ?? `via ${data.answered_via}`}`);
+    parts.push(
+      ` ${answerSourceWords[data.answered_via as keyof typeof answerSourceWords] ?? `via ${data.answered_via}`}`,
+    );
   if (Array.isArray(data.on_behalf_of) && data.on_behalf_of.length > 0)
     parts.push(` on behalf of ${people(data.on_behalf_of as string[], names)} (away)`);
   if (Array.isArray(data.delegated))

@@ -5,6 +5,7 @@ import { Loading } from '../../components/notice';
 import { Link } from '../../lib/router';
 import { authTrpc } from '../../lib/trpc';
 import { PasskeysPanel } from '../passkeys/passkeys-panel';
+import { AvailabilityPanel } from './availability-panel';
 import { BillingPanel } from './billing-panel';
 import { MembersPanel } from './members-panel';
 import { NotificationsPanel } from './notifications-panel';
@@ -18,10 +19,11 @@ const TwilioPanel = lazy(() => import('./twilio-panel').then((m) => ({ default: 
 const PhonePanel = lazy(() => import('./phone-panel').then((m) => ({ default: m.PhonePanel })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
-/** The settings sections, each shown to those who hold its permission (notifications, passkeys: everyone). */
+/** The settings sections, each shown to those who hold its permission (notifications, passkeys, availability: everyone). */
 const SECTIONS = [
   { id: 'notifications', label: 'Notifications', permission: null },
   { id: 'passkeys', label: 'Passkeys', permission: null },
+  { id: 'availability', label: 'Availability', permission: null },
   { id: 'members', label: 'Members', permission: 'users.invite' },
   { id: 'webhooks', label: 'Webhooks', permission: 'webhooks.manage' },
   { id: 'billing', label: 'Billing', permission: 'org.billing' },
@@ -39,6 +41,7 @@ type SettingsSection = (typeof SECTIONS)[number]['id'];
 const panels: Record<SettingsSection, (manage: boolean) => ReactNode> = {
   notifications: () => <NotificationsPanel />,
   passkeys: () => <PasskeysPanel />,
+  availability: () => <AvailabilityPanel />,
   members: () => <MembersPanel />,
   webhooks: () => (
     <Suspense fallback={<Loading />}>

@@ -3,8 +3,8 @@ import type { ItemResponse, OnTimeout } from '@beckon/contracts/items/policies.c
 import type { BindableAction } from '@beckon/contracts/proofs/action';
 import { schema } from '@beckon/db';
 import { getTableColumns } from 'drizzle-orm';
-import { nextStep } from '../assignment/escalation-due';
-import { approvalsView, type StoredApprovals } from './policies';
+import { nextStep } from '../../assignment/escalation-due';
+import { approvalsView, type StoredApprovals } from '../state/policies';
 
 /** `fooBar` → `foo_bar`: the column names postgres.js hands back for drizzle's property names. */
 type Snake<S extends string> = S extends `${infer Head}${infer Tail}`

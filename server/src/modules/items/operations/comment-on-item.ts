@@ -1,10 +1,10 @@
 import { uuidv7 } from 'uuidv7';
-import type { Actor, Identity } from '../../auth/identity';
-import { actorOf } from '../../auth/identity';
-import type { Deps } from '../../deps';
-import { recordItemChange } from './item-changes';
-import { actorNameSql, auditNamesSql } from './item-names';
-import { findItem } from './item-queries';
+import type { Actor, Identity } from '../../../auth/identity';
+import { actorOf } from '../../../auth/identity';
+import type { Deps } from '../../../deps';
+import { recordChange } from '../changes/record-change';
+import { actorNameSql, auditNamesSql } from '../rows/item-names';
+import { findItem } from '../rows/item-queries';
 
 type CommentRow = {
   id: string;
@@ -36,7 +36,7 @@ export async function addComment(deps: Deps, identity: Identity, itemId: string,
       insert into comments (id, org_id, item_id, body, actor_type, actor_id)
       values (${uuidv7()}, ${identity.orgId}, ${itemId}, ${body}, ${actor.type}, ${actor.id})
       returning id, item_id, body, actor_type, actor_id, ${tx.unsafe(actorNameSql('comments.'))} as actor_name, created_at`;
-    await recordItemChange(tx, {
+    await recordChange(tx, {
       row: item,
       action: 'comment.create',
       actor,

@@ -1,42 +1,46 @@
 import { assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
-import { SYSTEM } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { addJob } from '../../job-queue';
-import { JOB_TASKS } from '../../job-tasks';
-import { onCallAuditData, withAssignees, withOnCall } from '../assignment/assignees';
-import { nextStep } from '../assignment/escalation-due';
-import { recordItemChange } from './item-changes';
-import { RETURNING, SELECT } from './item-queries';
-import type { ItemRow } from './item-view';
-import { delegationAuditData, notifyPeople, peopleFor } from './notify-people';
+import { SYSTEM } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { addJob } from '../../../job-queue';
+import { JOB_TASKS } from '../../../job-tasks';
+import { type Part, part } from '../../../statement-parts';
+import { onCallAuditData, withAssignees, withOnCall } from '../../assignment/assignees';
+import { nextStep } from '../../assignment/escalation-due';
+import { RETURNING, SELECT } from '../rows/item-queries';
+import type { ItemRow } from '../rows/item-view';
+import { delegationAuditData, notificationParts, peopleFor } from './notify-people';
+import { recordChange } from './record-change';
 
 const jobKey = (itemId: string) => `escalate_item:${itemId}`;
 
 /**
- * The job of an item's next step, as an expression of the caller's statement: one per item (job
- * key), carrying the index of the step it runs, due `after` the item's creation.
+ * The job of an item's next step, as a part of the change's statement (record-change.ts): one per
+ * item (job key), carrying the index of the step it runs, due `after` the item's creation.
  */
-export function escalationJob(sql: Queryable, row: ItemRow) {
+export function escalationJob(sql: Queryable, row: ItemRow): Part | null {
   const next = nextStep(row);
   if (!next) return null;
-  return addJob(
+  const job = addJob(
     sql,
     'escalate_item',
     { item_id: row.id, step: row.escalation_step },
     { runAt: next.at, key: jobKey(row.id) },
   );
+  return part('escalation_job', sql`select ${job}`);
 }
 
 /**
  * Schedules the next step of an open item (again: after a restore or an unarchive, at once when
  * it is overdue) or removes the pending one of an item that left `open`.
  */
-export async function scheduleEscalation(sql: Queryable, row: ItemRow) {
-  if (row.escalation.length === 0) return;
-  const job = escalationJob(sql, row);
-  await (job ? sql`select ${job}` : sql`select graphile_worker.remove_job(${jobKey(row.id)})`);
+export function escalationSchedule(sql: Queryable, row: ItemRow): Part | null {
+  if (row.escalation.length === 0) return null;
+  return (
+    escalationJob(sql, row) ??
+    part('escalation_job', sql`select graphile_worker.remove_job(${jobKey(row.id)})`)
+  );
 }
 
 /**
@@ -72,7 +76,7 @@ export async function escalateItem(deps: Deps, payload: unknown): Promise<void> 
       step.action === 'escalate' ? { ...step, to: resolved.assignees } : step,
       at,
     );
-    await recordItemChange(tx, {
+    await recordChange(tx, {
       row,
       action: reminded ? 'item.remind' : 'item.escalate',
       actor: SYSTEM,
@@ -85,9 +89,8 @@ export async function escalateItem(deps: Deps, payload: unknown): Promise<void> 
         ...delegationAuditData(recipients),
       },
       webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
+      notify: await notificationParts(deps, tx, row, recipients, reminded ? 'reminded' : 'escalated'),
+      schedule: [escalationJob(tx, row)],
     });
-    await notifyPeople(deps, tx, row, recipients, reminded ? 'reminded' : 'escalated');
-    const next = escalationJob(tx, row);
-    if (next) await tx`select ${next}`;
   });
 }

@@ -2,15 +2,15 @@ import { type Assignee, assigneeKey } from '@beckon/contracts/assignment/assignm
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import { can } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
-import { type Actor, actorOf, type Identity } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../assignment/assignees';
-import { recordItemChange } from './item-changes';
-import { findItem, RETURNING } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
-import { delegationAuditData, notifyPeople, type Reached, reachedOf } from './notify-people';
+import { type Actor, actorOf, type Identity } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { checkAssignment, onCallAuditData, peopleOf, withOnCall } from '../../assignment/assignees';
+import { delegationAuditData, notificationParts, type Reached, reachedOf } from '../changes/notify-people';
+import { recordChange } from '../changes/record-change';
+import { findItem, RETURNING } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
 
 type Change = {
   set: Record<string, unknown>;
@@ -40,15 +40,19 @@ async function changeAssignment(
     const [updated] = await tx<ItemRow[]>`
       update items set ${tx(change.set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
-    await recordItemChange(tx, {
+    const notify =
+      change.notify && row.status === 'open'
+        ? await notificationParts(deps, tx, row, change.notify, 'assigned')
+        : [];
+    await recordChange(tx, {
       row,
       action: change.action,
       actor,
       event: 'item.updated',
       data: change.data,
       webhooks,
+      notify,
     });
-    if (change.notify && row.status === 'open') await notifyPeople(deps, tx, row, change.notify, 'assigned');
     return row;
   });
   return itemView(row);

@@ -1,27 +1,27 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { ItemView } from '@beckon/contracts/items/item.contract';
 import type { Queryable } from '@beckon/db';
-import type { answerChannels } from '@beckon/db/schema';
-import type { Actor, Identity } from '../../auth/identity';
-import { actorOf, POLICY, SYSTEM } from '../../auth/identity';
-import { freshVerification, sessionVerification, type Verification } from '../../auth/verification';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { itemPageUrl } from '../../mail/item-mail';
-import { onBehalfOf } from '../assignment/assignees';
-import { authMethod, issueReceipt } from '../receipts/receipts';
-import { approverCheck } from './approvers';
-import { scheduleEscalation } from './escalation';
-import { validateAnswer } from './form-answer';
-import { recordItemChange } from './item-changes';
-import { findItem, RETURNING, scheduleExpiry } from './item-queries';
-import { type ItemAction, nextStatus } from './item-state';
-import { type ItemRow, itemView } from './item-view';
-import { type AnswerStep, answerStep } from './policies';
-import { scheduleRepeat } from './repeat-until-ack';
+import type { answerSources } from '@beckon/db/schema';
+import type { Actor, Identity } from '../../../auth/identity';
+import { actorOf, POLICY, SYSTEM } from '../../../auth/identity';
+import { freshVerification, sessionVerification, type Verification } from '../../../auth/verification';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { itemPageUrl } from '../../../mail/item-mail';
+import { onBehalfOf } from '../../assignment/assignees';
+import { authMethod, issueReceipt } from '../../receipts/receipts';
+import { escalationSchedule } from '../changes/escalate-item';
+import { recordChange } from '../changes/record-change';
+import { repeatSchedule } from '../changes/repeat-item';
+import { validateAnswer } from '../forms/form-answer';
+import { expirySchedule, findItem, RETURNING } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
+import { approverCheck } from '../state/approvers';
+import { type ItemAction, nextStatus } from '../state/item-state';
+import { type AnswerStep, answerStep } from '../state/policies';
 
-type AnswerChannel = (typeof answerChannels)[number];
+type AnswerSource = (typeof answerSources)[number];
 
 /** The actions a delegate takes on behalf of the people away who named them. */
 const ON_BEHALF: ReadonlySet<ItemAction> = new Set(['answer', 'dismiss', 'ack']);
@@ -49,7 +49,7 @@ export type ActionInput = {
   values?: unknown;
   until?: Date;
   /** The channel a person acted from when not the API or the dashboard (items.answered_via). */
-  via?: AnswerChannel;
+  via?: AnswerSource;
   /** The item's timeout policy acts (answer, dismiss at the deadline): `answered_by: {type: "policy"}`. */
   byPolicy?: boolean;
 };
@@ -59,7 +59,7 @@ type Answer = {
   action: 'answer';
   values: Record<string, unknown>;
   step: AnswerStep;
-  via?: AnswerChannel;
+  via?: AnswerSource;
   /** What its audit entry adds about who answered (an agent let in by `allow_agents`). */
   approver?: Record<string, unknown>;
 };
@@ -205,15 +205,17 @@ export async function actOnItem(
       ...(input.via ? { answered_via: input.via } : {}),
       ...('approver' in change ? change.approver : {}),
     };
-    await recordItemChange(tx, { row, actor, data, webhooks, slack, ...recorded(change) });
     // Leaving open drops the expiry job; coming back (unarchive, restore) schedules it again, to
-    // run at once if the deadline passed meanwhile.
+    // run at once if the deadline passed meanwhile. The same for the pending step of its
+    // escalation policy. An acknowledgement ends the notifications again; leaving open pauses
+    // them, returning resumes.
     const leftOrReturned = (current.status === 'open') !== (row.status === 'open');
-    if (current.deadline_at && leftOrReturned) await scheduleExpiry(tx, row);
-    // The same for the pending step of its escalation policy.
-    if (leftOrReturned) await scheduleEscalation(tx, row);
-    // An acknowledgement ends the notifications again; leaving open pauses them, returning resumes.
-    if (leftOrReturned || input.action === 'ack') await scheduleRepeat(tx, row, deps.clock());
+    const schedule = [
+      current.deadline_at && leftOrReturned ? expirySchedule(tx, row) : null,
+      leftOrReturned ? escalationSchedule(tx, row) : null,
+      leftOrReturned || input.action === 'ack' ? repeatSchedule(tx, row, deps.clock()) : null,
+    ];
+    await recordChange(tx, { row, actor, data, webhooks, slack, schedule, ...recorded(change) });
     return row;
   });
   if (input.action === 'answer' && row.status === 'answered' && row.answered_at)

@@ -1,14 +1,14 @@
 import { can } from '@beckon/contracts/permissions';
 import type { PushAnswerInput, PushAnswerView } from '@beckon/contracts/push/push.contract';
-import { memberIdentity } from '../../auth/member-identity';
-import { reauthRequired } from '../../auth/verification';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { itemPageUrl } from '../../mail/item-mail';
-import { isExpired, type LinkClaim, verifyLink } from '../../mail/links';
-import { inPlaceChoices } from '../../mail/mail-choices';
+import { memberIdentity } from '../../../auth/member-identity';
+import { reauthRequired } from '../../../auth/verification';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { itemPageUrl } from '../../../mail/item-mail';
+import { isExpired, type LinkClaim, verifyLink } from '../../../mail/links';
+import { inPlaceChoices } from '../../../mail/mail-choices';
+import { findItem } from '../rows/item-queries';
 import { actOnItem } from './act-on-item';
-import { findItem } from './item-queries';
 
 type PushClaim = Extract<LinkClaim, { k: 'push' }>;
 

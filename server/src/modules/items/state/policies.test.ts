@@ -1,8 +1,8 @@
 import type { Form } from '@beckon/contracts/items/form.contract';
 import type { ItemResponse } from '@beckon/contracts/items/policies.contract';
 import { describe, expect, it } from 'vitest';
-import { type Identity, type IdentitySource, POLICY } from '../../auth/identity';
-import { AppError } from '../../errors';
+import { type Identity, type IdentitySource, POLICY } from '../../../auth/identity';
+import { AppError } from '../../../errors';
 import { actsForPerson, approverCheck } from './approvers';
 import { answerStep, approvalsView, itemPolicies, type StoredApprovals } from './policies';
 

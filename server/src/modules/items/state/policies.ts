@@ -8,10 +8,10 @@ import type {
   ItemResponse,
   OnTimeout,
 } from '@beckon/contracts/items/policies.contract';
-import type { Actor } from '../../auth/identity';
-import { AppError } from '../../errors';
+import type { Actor } from '../../../auth/identity';
+import { AppError } from '../../../errors';
+import { validateAnswer } from '../forms/form-answer';
 import { checkTimeoutAnswer } from './approvers';
-import { validateAnswer } from './form-answer';
 
 /** The approvals rule as stored on the item: the view's fields less the counts, plus the creator. */
 export type StoredApprovals = Omit<

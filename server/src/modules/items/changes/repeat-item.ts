@@ -1,15 +1,16 @@
 import { assigneeKey } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
-import { SYSTEM } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { addJob } from '../../job-queue';
-import { JOB_TASKS } from '../../job-tasks';
-import { onCallAuditData, withOnCall } from '../assignment/assignees';
-import { recordItemChange } from './item-changes';
-import { RETURNING, SELECT } from './item-queries';
-import type { ItemRow } from './item-view';
-import { delegationAuditData, notifyPeople, peopleFor } from './notify-people';
+import { SYSTEM } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { addJob } from '../../../job-queue';
+import { JOB_TASKS } from '../../../job-tasks';
+import { type Part, part } from '../../../statement-parts';
+import { onCallAuditData, withOnCall } from '../../assignment/assignees';
+import { RETURNING, SELECT } from '../rows/item-queries';
+import type { ItemRow } from '../rows/item-view';
+import { delegationAuditData, notificationParts, peopleFor } from './notify-people';
+import { recordChange } from './record-change';
 
 const jobKey = (itemId: string) => `repeat_item:${itemId}`;
 
@@ -17,28 +18,30 @@ const jobKey = (itemId: string) => `repeat_item:${itemId}`;
 const repeats = (row: ItemRow) => row.repeat_every_minutes !== null && row.status === 'open' && !row.acked_at;
 
 /**
- * The job of an item's next notification again, as an expression of the caller's statement: one
- * per item (job key), `every_minutes` after `from`, carrying how many have run (null: none due).
+ * The job of an item's next notification again, as a part of the change's statement
+ * (record-change.ts): one per item (job key), `every_minutes` after `from`, carrying how many have run (null: none due).
  */
-export function repeatJob(sql: Queryable, row: ItemRow, from: Date) {
+export function repeatJob(sql: Queryable, row: ItemRow, from: Date): Part | null {
   if (!repeats(row) || row.repeat_every_minutes === null) return null;
   const runAt = new Date(from.getTime() + row.repeat_every_minutes * 60_000);
-  return addJob(
+  const job = addJob(
     sql,
     'repeat_item',
     { item_id: row.id, round: row.repeat_count },
     { runAt, key: jobKey(row.id) },
   );
+  return part('repeat_job', sql`select ${job}`);
 }
 
 /**
  * Schedules the next notification of an item that asks for them (again: after a restore or an
  * unarchive), or removes the pending one of an item acknowledged or no longer open.
  */
-export async function scheduleRepeat(sql: Queryable, row: ItemRow, now: Date) {
-  if (row.repeat_every_minutes === null) return;
-  const job = repeatJob(sql, row, now);
-  await (job ? sql`select ${job}` : sql`select graphile_worker.remove_job(${jobKey(row.id)})`);
+export function repeatSchedule(sql: Queryable, row: ItemRow, now: Date): Part | null {
+  if (row.repeat_every_minutes === null) return null;
+  return (
+    repeatJob(sql, row, now) ?? part('repeat_job', sql`select graphile_worker.remove_job(${jobKey(row.id)})`)
+  );
 }
 
 /**
@@ -62,7 +65,7 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
        where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const recipients = await peopleFor(tx, row, { after: 'PT1S', action: 'remind' }, at);
-    await recordItemChange(tx, {
+    await recordChange(tx, {
       row,
       action: 'item.repeat',
       actor: SYSTEM,
@@ -75,9 +78,8 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
         ...delegationAuditData(recipients),
       },
       webhooks: await OrgFacts.has(deps, 'webhooks', row.org_id),
+      notify: await notificationParts(deps, tx, row, recipients, 'reminded'),
+      schedule: [repeatJob(tx, row, at)],
     });
-    await notifyPeople(deps, tx, row, recipients, 'reminded');
-    const next = repeatJob(tx, row, at);
-    if (next) await tx`select ${next}`;
   });
 }

@@ -1,10 +1,10 @@
 import type { ItemView, UpdateItemInput } from '@beckon/contracts/items/item.contract';
-import type { Identity } from '../../auth/identity';
-import { actorOf } from '../../auth/identity';
-import type { Deps } from '../../deps';
-import { recordItemChange } from './item-changes';
-import { channelName, findItem, futureDeadline, RETURNING, scheduleExpiry } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
+import type { Identity } from '../../../auth/identity';
+import { actorOf } from '../../../auth/identity';
+import type { Deps } from '../../../deps';
+import { recordChange } from '../changes/record-change';
+import { channelName, expirySchedule, findItem, futureDeadline, RETURNING } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
 
 export async function updateItem(deps: Deps, identity: Identity, input: UpdateItemInput): Promise<ItemView> {
   const { sql } = deps;
@@ -22,14 +22,14 @@ export async function updateItem(deps: Deps, identity: Identity, input: UpdateIt
       update items set ${tx(set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: channel ?? null };
     if (channel === undefined) row.channel_name = await channelName(tx, identity.orgId, row.channel_id);
-    await recordItemChange(tx, {
+    await recordChange(tx, {
       row,
       action: 'item.update',
       actor: actorOf(identity),
       event: 'item.updated',
       data: { fields: Object.keys(set) },
+      schedule: ['deadline_at' in set ? expirySchedule(tx, row) : null],
     });
-    if ('deadline_at' in set) await scheduleExpiry(tx, row);
     return row;
   });
   return itemView(row);

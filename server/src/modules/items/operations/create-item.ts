@@ -10,23 +10,50 @@ import { actionPayload, type BindableAction } from '@beckon/contracts/proofs/act
 import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
-import type { Identity } from '../../auth/identity';
-import { actorOf } from '../../auth/identity';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import type { TraceContext } from '../../trpc/context';
-import { newAssignment, onCallAuditData } from '../assignment/assignees';
-import { quotaError } from '../billing/plan-gate';
-import { approvalsAuditData } from './approvers';
-import { escalationJob } from './escalation';
-import { expiryJob, followUps } from './item-changes';
-import { namesOfIds, referencedIds } from './item-names';
-import { channelIdByName, channelOf, futureDeadline } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
-import { creationRecipients, delegationAuditData, notificationParts } from './notify-people';
-import { itemPolicies } from './policies';
-import { repeatJob } from './repeat-until-ack';
+import type { Identity } from '../../../auth/identity';
+import { actorOf } from '../../../auth/identity';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { part } from '../../../statement-parts';
+import type { TraceContext } from '../../../trpc/context';
+import { newAssignment, onCallAuditData } from '../../assignment/assignees';
+import { quotaError } from '../../billing/plan-gate';
+import { escalationJob } from '../changes/escalate-item';
+import { creationRecipients, delegationAuditData, notificationParts } from '../changes/notify-people';
+import { recordChange } from '../changes/record-change';
+import { repeatJob } from '../changes/repeat-item';
+import { namesOfIds, referencedIds } from '../rows/item-names';
+import { channelIdByName, channelOf, expiryJob, futureDeadline } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
+import { approvalsAuditData } from '../state/approvers';
+import { itemPolicies } from '../state/policies';
+
+/** The columns of a new item written as they are (the JSON ones are encoded as such). */
+const PLAIN_COLUMNS = [
+  'id',
+  'org_id',
+  'title',
+  'message',
+  'level',
+  'priority',
+  'channel_id',
+  'tags',
+  'action_digest',
+  'callback_url',
+  'deadline_at',
+  'created_by_type',
+  'created_by_id',
+  'agent_id',
+  'created_at',
+  'updated_at',
+  'assignee_keys',
+  'escalation_policy_id',
+  'repeat_every_minutes',
+] as const satisfies readonly (keyof ItemRow)[];
+
+const pick = <T, K extends keyof T>(row: T, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<T, K>;
 
 const ESCALATION_KEYS = new Set(['escalation', 'escalation_policy_id']);
 
@@ -139,9 +166,24 @@ export async function createItem(
   };
   const creator = actor.type === 'user' ? actor.id : null;
   const recipients = await creationRecipients(sql, row.org_id, row.assignees, creator, now);
-  // One statement, so one round trip and no explicit transaction: the item, its audit entry,
-  // its stream event and notification, its webhook jobs, push entries, mails and expiry job commit together.
-  const { ctes, select } = followUps(sql, {
+  const json = (value: unknown) => (value ? sql.json(value as never) : null);
+  const columns = {
+    ...pick(row, PLAIN_COLUMNS),
+    form: json(row.form),
+    action: json(row.action),
+    metadata: sql.json(row.metadata as never),
+    on_timeout: json(row.on_timeout),
+    approvals: json(row.approvals),
+    assignees: sql.json(row.assignees as never),
+    escalation: sql.json(row.escalation as never),
+    trace_context: json(row.trace_context),
+    require_reauth: json(row.require_reauth),
+  };
+  // One statement, so one round trip and no explicit transaction: the item with everything that
+  // follows its creation (record-change.ts). The monthly_notifications gate is the items trigger
+  // of migration 0004 (race-free counting).
+  const names = await recordChange(sql, {
+    write: part('item', sql`insert into items ${sql(columns)} returning id`),
     row,
     action: 'item.create',
     actor,
@@ -153,31 +195,11 @@ export async function createItem(
     },
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
     slack: await OrgFacts.has(deps, 'slack', identity.orgId),
-  });
-  const json = (value: unknown) => (value ? sql.json(value as never) : null);
-  const notify = await notificationParts(deps, sql, row, recipients, 'created');
-  const escalation = escalationJob(sql, row);
-  const repeat = repeatJob(sql, row, row.created_at);
-  // The monthly_notifications gate is the items trigger of migration 0004 (race-free counting).
-  const [created] = await sql<{ names: Record<string, string> }[]>`
-    with item as (
-      insert into items (id, org_id, title, message, level, priority, channel_id, tags, form, action,
-                         action_digest, metadata, callback_url, deadline_at, created_by_type, created_by_id, agent_id,
-                         created_at, updated_at, on_timeout, approvals, assignees, assignee_keys, escalation, trace_context,
-                         escalation_policy_id, repeat_every_minutes, require_reauth)
-      values (${row.id}, ${row.org_id}, ${row.title}, ${row.message}, ${row.level}, ${row.priority}, ${row.channel_id},
-              ${row.tags}, ${row.form ? sql.json(row.form as never) : null}, ${json(row.action)},
-              ${row.action_digest}, ${sql.json(row.metadata as never)},
-              ${row.callback_url}, ${row.deadline_at}, ${row.created_by_type}, ${row.created_by_id}, ${row.agent_id},
-              ${row.created_at}, ${row.updated_at}, ${json(row.on_timeout)}, ${json(row.approvals)},
-              ${sql.json(row.assignees as never)}, ${row.assignee_keys}, ${sql.json(row.escalation as never)},
-              ${json(row.trace_context)}, ${row.escalation_policy_id}, ${row.repeat_every_minutes},
-              ${json(row.require_reauth)})
-    ), ${ctes}${notify ? sql`, ${notify.ctes}` : sql``}
-    select ${namesOfIds(sql, row.org_id, referencedIds(row))} as names, ${select}${row.deadline_at ? sql`, ${expiryJob(sql, row)}` : sql``}
-      ${notify ? sql`, ${notify.select}` : sql``}${escalation ? sql`, ${escalation}` : sql``}
-      ${repeat ? sql`, ${repeat}` : sql``}`.catch((error: unknown) => {
+    notify: await notificationParts(deps, sql, row, recipients, 'created'),
+    schedule: [expiryJob(sql, row), escalationJob(sql, row), repeatJob(sql, row, row.created_at)],
+    result: namesOfIds(sql, row.org_id, referencedIds(row)),
+  }).catch((error: unknown) => {
     throw quotaError(deps.env, error) ?? error;
   });
-  return itemView({ ...row, names: created?.names });
+  return itemView({ ...row, names: names as Record<string, string> | undefined });
 }

@@ -1,8 +1,9 @@
 import type { Escalation } from '@beckon/contracts/assignment/assignment.contract';
 import type { RequireReauth } from '@beckon/contracts/items/reauth.contract';
 import type { Queryable } from '@beckon/db';
-import { AppError } from '../../errors';
-import { expiryJob } from './item-changes';
+import { AppError } from '../../../errors';
+import { addJob } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
 import { itemNamesSql } from './item-names';
 import { ITEM_COLUMNS, type ItemRow } from './item-view';
 
@@ -47,15 +48,20 @@ export function futureDeadline(deadline: Date | null | undefined) {
     throw AppError.invalid({ deadline_at: 'must be in the future' });
 }
 
-/** The expiry job of an item: one per item (job key), replaced when the deadline moves. */
-export async function scheduleExpiry(sql: Queryable, row: ItemRow) {
-  const key = `expire_item:${row.id}`;
-  if (row.deadline_at && row.status === 'open') {
-    await sql`select ${expiryJob(sql, row)}`;
-  } else {
-    await sql`select graphile_worker.remove_job(${key})`;
-  }
-}
+const expiryKey = (itemId: string) => `expire_item:${itemId}`;
+
+/** The job that expires an open item at its deadline: one per item (job key), replaced when it moves. */
+export const expiryJob = (sql: Queryable, row: ItemRow): Part | null =>
+  row.deadline_at && row.status === 'open'
+    ? part(
+        'expiry_job',
+        sql`select ${addJob(sql, 'expire_item', { item_id: row.id }, { runAt: row.deadline_at, key: expiryKey(row.id) })}`,
+      )
+    : null;
+
+/** The expiry job of an item as it now stands: scheduled (again) while open, else removed. */
+export const expirySchedule = (sql: Queryable, row: ItemRow): Part =>
+  expiryJob(sql, row) ?? part('expiry_job', sql`select graphile_worker.remove_job(${expiryKey(row.id)})`);
 
 /**
  * Which items a caller reaches: its organization's, or only those of one agent (an API key

@@ -2,8 +2,8 @@
 // people, and agents or the timeout policy only where the item says so.
 
 import type { OnTimeout } from '@beckon/contracts/items/policies.contract';
-import type { Identity } from '../../auth/identity';
-import { AppError } from '../../errors';
+import type { Identity } from '../../../auth/identity';
+import { AppError } from '../../../errors';
 
 /** The parts of a stored approvals rule these checks read (absent flags are false). */
 type ApproverRule = { allow_agents?: boolean; allow_timeout_answer?: boolean };

@@ -1,11 +1,11 @@
 import type { ItemView, ListItemsInput } from '@beckon/contracts/items/item.contract';
-import { actorOf, type Identity } from '../../auth/identity';
-import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-import { keysOfCaller } from '../assignment/assignees';
-import { withinBudget } from '../paging';
-import { findItem, inScope, SELECT } from './item-queries';
-import { type ItemRow, itemView } from './item-view';
+import { actorOf, type Identity } from '../../../auth/identity';
+import type { Deps } from '../../../deps';
+import { AppError } from '../../../errors';
+import { keysOfCaller } from '../../assignment/assignees';
+import { withinBudget } from '../../paging';
+import { findItem, inScope, SELECT } from '../rows/item-queries';
+import { type ItemRow, itemView } from '../rows/item-view';
 
 export async function getItem(deps: Deps, identity: Identity, id: string): Promise<ItemView> {
   return itemView(await findItem(deps.sql, identity, id));

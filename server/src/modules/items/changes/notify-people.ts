@@ -1,17 +1,16 @@
 import type { Assignee, EscalationStep } from '@beckon/contracts/assignment/assignment.contract';
 import type { Queryable } from '@beckon/db';
-import { OrgFacts } from '../../caches/org-facts';
-import type { Deps } from '../../deps';
-import { peopleOf } from '../assignment/assignees';
-import { emailEntries } from '../email/email-entries';
-import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../push/push-entries';
-import { type Delegation, reachable } from '../schedules/availability';
-import type { ItemRow } from './item-view';
+import { OrgFacts } from '../../../caches/org-facts';
+import type { Deps } from '../../../deps';
+import type { Part } from '../../../statement-parts';
+import { peopleOf } from '../../assignment/assignees';
+import { emailEntries } from '../../email/email-entries';
+import { type NotifyReason, type PushedItem, pushEntries, type Recipients } from '../../push/push-entries';
+import { type Delegation, reachable } from '../../schedules/availability';
+import type { ItemRow } from '../rows/item-view';
 import { personalMessages } from './personal-messages';
 
 export type { NotifyReason, Recipients };
-
-type Fragment = ReturnType<typeof pushEntries>;
 
 /** Recipients with whose notifications went to a delegate (out of office). */
 export type Reached = Recipients & { delegated?: Delegation[] };
@@ -44,12 +43,11 @@ export async function creationRecipients(
 }
 
 /**
- * The notifications of an item as CTEs of the caller's statement, with the select expressions
- * the statement must read for their jobs to be added; null when there is nothing to write (nobody
- * to reach, or an organization without devices and mail). Every notification goes through here
- * (creation, assignment, reminders, escalation), each channel adding its entries: pushes
- * (push-entries.ts), mails (email-entries.ts), and the direct messages and texts of the people
- * named (personal-messages.ts), under the same recipients and preferences.
+ * The notifications of an item as parts of the change's statement (record-change.ts); none when
+ * there is nothing to write (nobody to reach, or an organization without devices and mail). Every
+ * notification goes through here (creation, assignment, reminders, escalation), each channel
+ * adding its entries: pushes (push-entries.ts), mails (email-entries.ts), and the direct messages
+ * and texts of the people named (personal-messages.ts), under the same recipients and preferences.
  */
 export async function notificationParts(
   deps: Deps,
@@ -57,34 +55,16 @@ export async function notificationParts(
   item: PushedItem,
   recipients: Recipients,
   reason: NotifyReason,
-) {
-  if ('only' in recipients && recipients.only.length === 0) return null;
+): Promise<Part[]> {
+  if ('only' in recipients && recipients.only.length === 0) return [];
   const now = deps.clock();
-  const parts: { ctes: Fragment; select: Fragment }[] = [];
-  if (await OrgFacts.has(deps, 'devices', item.org_id)) {
-    const ctes = pushEntries(sql, deps.env, item, recipients, now, reason);
-    parts.push({ ctes, select: sql`(select count(*) from push_jobs)` });
-  }
+  const parts: Part[] = [];
+  if (await OrgFacts.has(deps, 'devices', item.org_id))
+    parts.push(...pushEntries(sql, deps.env, item, recipients, now, reason));
   if (deps.mailer.configured && (await OrgFacts.has(deps, 'email', item.org_id)))
-    parts.push(emailEntries(sql, item, recipients, now, reason));
-  if ('only' in recipients) parts.push(personalMessages(sql, item, recipients.only, now, reason));
-  if (parts.length === 0) return null;
-  return {
-    ctes: parts.map((part) => part.ctes).reduce((all, part) => sql`${all}, ${part}`),
-    select: parts.map((part) => part.select).reduce((all, part) => sql`${all}, ${part}`),
-  };
-}
-
-/** Notifies the recipients of an item in the caller's transaction (after creation: one statement). */
-export async function notifyPeople(
-  deps: Deps,
-  tx: Queryable,
-  item: PushedItem,
-  recipients: Recipients,
-  reason: NotifyReason,
-): Promise<void> {
-  const parts = await notificationParts(deps, tx, item, recipients, reason);
-  if (parts) await tx`with ${parts.ctes} select ${parts.select}`;
+    parts.push(...emailEntries(sql, item, recipients, now, reason));
+  if ('only' in recipients) parts.push(...personalMessages(sql, item, recipients.only, now, reason));
+  return parts;
 }
 
 /**

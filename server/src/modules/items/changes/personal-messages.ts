@@ -1,8 +1,9 @@
 import type { personalApps } from '@beckon/contracts/enums';
 import type { Queryable } from '@beckon/db';
 import type postgres from 'postgres';
-import { addJobFor } from '../../job-queue';
-import { mayReadItems, type NotifyReason, type PushedItem, preferencesAllow } from '../push/push-entries';
+import { addJobFor } from '../../../job-queue';
+import { type Part, part } from '../../../statement-parts';
+import { mayReadItems, type NotifyReason, type PushedItem, preferencesAllow } from '../../push/push-entries';
 
 type App = (typeof personalApps)[number];
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
@@ -29,11 +30,11 @@ const reachableThrough = (
        and not coalesce(${typeof app === 'string' ? sql`${app}::text` : app} = any(p.muted_apps), false)`;
 
 /**
- * The direct messages and texts of a notification, as CTEs of the caller's statement with the
- * select expressions it must read for their jobs to be added: to each of `people` who linked a
+ * The direct messages and texts of a notification, as parts of the caller's statement
+ * (statement-parts.ts): to each of `people` who linked a
  * chat app (their Slack, Telegram and Discord DMs, their Teams chat with the bot) or verified a
  * phone (SMS or WhatsApp), under the same preferences as push and mail. A new item reaches a chat that is also its channel's
- * route once (that post is the route's, item-changes.ts). The jobs post the item where it is not
+ * route once (that post is the route's, record-change.ts). The jobs post the item where it is not
  * yet, and otherwise follow it with a short nudge naming the reason (a reminder, an escalation).
  */
 export function personalMessages(
@@ -42,7 +43,7 @@ export function personalMessages(
   people: string[],
   now: Date,
   reason: NotifyReason,
-) {
+): Part[] {
   const common = {
     item_id: sql`${item.id}::uuid`,
     org_id: sql`${item.org_id}::uuid`,
@@ -58,31 +59,39 @@ export function personalMessages(
   // A Teams user's chat with the bot, known once they wrote to it (teams_conversations).
   const teamsChat = sql`(select c.conversation_id from teams_conversations c
     where c.org_id = l.org_id and c.personal_user_id = l.teams_user_id order by c.last_seen_at desc limit 1)`;
-  const ctes = sql`dm_slack_jobs as (
-    select ${addJobFor(sql, 'slack_post_item', { ...common, slack_channel_id: sql`l.slack_user_id` })}
+  return [
+    part(
+      'dm_slack_jobs',
+      sql`select ${addJobFor(sql, 'slack_post_item', { ...common, slack_channel_id: sql`l.slack_user_id` })}
       ${reachableThrough(sql, 'slack_user_links', item, people, 'slack', now)}
-      ${notRouted('slack_routes', 'slack_channel_id', sql`l.slack_user_id`)}
-  ), dm_telegram_jobs as (
-    select ${addJobFor(sql, 'telegram_post_item', { ...common, chat_id: sql`l.telegram_user_id` })}
+      ${notRouted('slack_routes', 'slack_channel_id', sql`l.slack_user_id`)}`,
+    ),
+    part(
+      'dm_telegram_jobs',
+      sql`select ${addJobFor(sql, 'telegram_post_item', { ...common, chat_id: sql`l.telegram_user_id` })}
       ${reachableThrough(sql, 'telegram_user_links', item, people, 'telegram', now)}
-      ${notRouted('telegram_routes', 'chat_id', sql`l.telegram_user_id`)}
-  ), dm_discord_jobs as (
-    select ${addJobFor(sql, 'discord_post_item', {
-      ...common,
-      discord_channel_id: sql`'user:' || l.discord_user_id`,
-    })}
-      ${reachableThrough(sql, 'discord_user_links', item, people, 'discord', now)}
-  ), dm_teams_jobs as (
-    select ${addJobFor(sql, 'teams_post_item', { ...common, conversation_id: teamsChat })}
+      ${notRouted('telegram_routes', 'chat_id', sql`l.telegram_user_id`)}`,
+    ),
+    part(
+      'dm_discord_jobs',
+      sql`select ${addJobFor(sql, 'discord_post_item', {
+        ...common,
+        discord_channel_id: sql`'user:' || l.discord_user_id`,
+      })}
+      ${reachableThrough(sql, 'discord_user_links', item, people, 'discord', now)}`,
+    ),
+    part(
+      'dm_teams_jobs',
+      sql`select ${addJobFor(sql, 'teams_post_item', { ...common, conversation_id: teamsChat })}
       ${reachableThrough(sql, 'teams_user_links', item, people, 'teams', now)}
        and ${teamsChat} is not null
-      ${notRouted('teams_routes', 'conversation_id', teamsChat)}
-  ), text_jobs as (
-    select ${addJobFor(sql, 'twilio_send_item', { ...common, user_id: sql`l.user_id` })}
+      ${notRouted('teams_routes', 'conversation_id', teamsChat)}`,
+    ),
+    part(
+      'text_jobs',
+      sql`select ${addJobFor(sql, 'twilio_send_item', { ...common, user_id: sql`l.user_id` })}
       ${reachableThrough(sql, 'phone_numbers', item, people, sql`l.channel`, now)}
-       and l.verified_at is not null and l.opted_out_at is null
-  )`;
-  const select = sql`(select count(*) from dm_slack_jobs), (select count(*) from dm_telegram_jobs),
-    (select count(*) from dm_discord_jobs), (select count(*) from dm_teams_jobs), (select count(*) from text_jobs)`;
-  return { ctes, select };
+       and l.verified_at is not null and l.opted_out_at is null`,
+    ),
+  ];
 }
