@@ -13,6 +13,8 @@ export type DbOptions = {
   max?: number;
   /** Seconds a new connection may take to open before its queries fail (default 5). */
   connectTimeoutSeconds?: number;
+  /** More settings of each session (the test harness turns statement statistics off for its own). */
+  settings?: Record<string, string>;
 };
 
 /**
@@ -37,7 +39,11 @@ export function createSql(url: string, options: DbOptions = {}): Sql {
     onnotice: () => {},
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     backoff: reconnectBackoff,
-    connection: { ...SESSION_SETTINGS, application_name: options.applicationName ?? 'beckon' },
+    connection: {
+      ...SESSION_SETTINGS,
+      ...options.settings,
+      application_name: options.applicationName ?? 'beckon',
+    },
   });
 }
 

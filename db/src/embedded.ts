@@ -51,6 +51,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   log?: (line: string) => void;
+  /** More server settings (`-c name=value`), e.g. the test suite's statement statistics. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
@@ -75,6 +77,7 @@ export async function startEmbeddedPostgres(options: {
       'unix_socket_directories=',
       '-c',
       'max_connections=200',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: log,
     onError: (e) => log(String(e)),

@@ -26,7 +26,11 @@ describe('the typed queue', () => {
   });
 
   it('parses each payload with its entry', () => {
-    const push = { entry_id: '0190f0f0-0000-7000-8000-000000000000', attempt: 1 };
+    const push = {
+      entry_id: '0190f0f0-0000-7000-8000-000000000000',
+      org_id: '0190f0f0-0000-7000-8000-000000000001',
+      attempt: 1,
+    };
     expect(JOB_TASKS.deliver_push.parse(push)).toEqual(push);
     expect(JOB_TASKS.deliver_push.safeParse({ ...push, attempt: 0 }).success).toBe(false);
   });

@@ -19,6 +19,7 @@ const reason = z.enum(MAIL_REASONS).default('created');
 /** A webhook delivery's first attempt: the body is built and frozen from the event then. */
 export const ZWebhookFirstAttempt = z.object({
   webhook_id: z.uuid(),
+  org_id: z.uuid(),
   event_id: z.uuid(),
   delivery_id: z.uuid(),
   attempt: z.literal(1),
@@ -29,7 +30,7 @@ export const ZWebhookRetry = ZDeliveryJob.extend({ webhook_id: z.uuid() });
 export const JOB_TASKS = {
   deliver_callback: ZCallbackJob,
   deliver_webhook: z.union([ZWebhookRetry, ZWebhookFirstAttempt]),
-  deliver_push: z.object({ entry_id: z.uuid(), attempt: z.number().int().min(1) }),
+  deliver_push: z.object({ entry_id: z.uuid(), org_id: z.uuid(), attempt: z.number().int().min(1) }),
   slack_post_item: z.object({
     item_id: z.uuid(),
     org_id: z.uuid(),
@@ -95,10 +96,10 @@ export const JOB_TASKS = {
     event: z.string(),
     delivery_id: z.uuid(),
   }),
-  expire_item: z.object({ item_id: z.uuid() }),
-  escalate_item: z.object({ item_id: z.uuid(), step: z.number().int().min(0) }),
+  expire_item: z.object({ item_id: z.uuid(), org_id: z.uuid() }),
+  escalate_item: z.object({ item_id: z.uuid(), org_id: z.uuid(), step: z.number().int().min(0) }),
   /** Notify again until acknowledged (modules/items/changes/repeat-item.ts): `round` already sent. */
-  repeat_item: z.object({ item_id: z.uuid(), round: z.number().int().min(0) }),
+  repeat_item: z.object({ item_id: z.uuid(), org_id: z.uuid(), round: z.number().int().min(0) }),
   send_email: z.object({
     delivery_id: z.uuid(),
     org_id: z.uuid(),

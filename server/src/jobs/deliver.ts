@@ -28,12 +28,13 @@ const isFinal = (status: number | null, error: string | null) =>
  */
 export async function alreadyAttempted(
   deps: Deps,
-  job: { delivery_id: string; attempt: number },
+  job: { delivery_id: string; org_id: string; attempt: number },
   helpers?: JobHelpers,
 ) {
   if ((helpers?.job.attempts ?? 1) <= 1) return false;
   const done = await deps.sql`
-    select 1 from delivery_attempts where delivery_id = ${job.delivery_id} and attempt = ${job.attempt}`;
+    select 1 from delivery_attempts
+     where org_id = ${job.org_id} and delivery_id = ${job.delivery_id} and attempt = ${job.attempt}`;
   return done.length > 0;
 }
 

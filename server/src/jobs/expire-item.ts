@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { JOB_TASKS } from '../job-tasks';
 import { type ActionInput, actOnItem } from '../modules/items/operations/act-on-item';
+import { withJobOrg } from './job-org';
 
 /** What the item's timeout policy does at the deadline (none: expire, by the system). */
 function atDeadline(policy: OnTimeout | null): ActionInput {
@@ -22,12 +23,15 @@ function atDeadline(policy: OnTimeout | null): ActionInput {
  * policy), with its audit entry, event and callback. Anything else is left alone.
  */
 export async function expireItem(deps: Deps, payload: unknown): Promise<void> {
-  const { item_id } = JOB_TASKS.expire_item.parse(payload);
-  const [item] = await deps.sql<{ org_id: string; on_timeout: OnTimeout | null }[]>`
-    select org_id, on_timeout from items where id = ${item_id} and status = 'open' and deadline_at <= now()`;
+  const payloadWithOrg = await withJobOrg(deps.sql, 'expire_item', payload);
+  if (!payloadWithOrg) return;
+  const { item_id, org_id } = JOB_TASKS.expire_item.parse(payloadWithOrg);
+  const [item] = await deps.sql<{ on_timeout: OnTimeout | null }[]>`
+    select on_timeout from items
+     where org_id = ${org_id} and id = ${item_id} and status = 'open' and deadline_at <= now()`;
   if (!item) return;
   try {
-    await actOnItem(deps, null, item.org_id, item_id, atDeadline(item.on_timeout));
+    await actOnItem(deps, null, org_id, item_id, atDeadline(item.on_timeout));
   } catch (error) {
     // Answered or withdrawn meanwhile: nothing to expire.
     if (!(error instanceof AppError && error.status === 409)) throw error;

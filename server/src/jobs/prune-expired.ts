@@ -45,6 +45,9 @@ export async function pruneExpired(
     sql`delete from idempotency_keys where created_at < now() - interval '24 hours'`,
   );
   await run('events', sql`delete from events where created_at < now() - interval '7 days'`);
+  // Each organization's own are purged as it adds more; these are the rest.
+  await run('mcp_tasks', sql`delete from mcp_tasks where expires_at < now()`);
+  await run('gate_grants', sql`delete from gate_grants where expires_at < now()`);
   // A used mail link's record matters only while the link could still be used.
   await run('email_link_uses', sql`delete from email_link_uses where expires_at < now() - interval '1 day'`);
   await run('chat_link_codes', sql`delete from chat_link_codes where expires_at < now()`);

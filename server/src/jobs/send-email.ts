@@ -52,7 +52,8 @@ export async function sendEmail(deps: Deps, payload: unknown, helpers: JobHelper
   if (!deps.mailer.configured) return;
   if (helpers.job.attempts > 1) {
     const sent = await deps.sql`
-      select 1 from delivery_attempts where delivery_id = ${job.delivery_id} and error is null`;
+      select 1 from delivery_attempts
+       where org_id = ${job.org_id} and delivery_id = ${job.delivery_id} and error is null`;
     if (sent.length > 0) return;
   }
   const to = await mailRecipient(deps.sql, job.org_id, job.user_id);

@@ -63,7 +63,10 @@ const ownedBy = (deps: Deps, identity: Identity) =>
     ? deps.sql`t.agent_id = ${identity.agentId}`
     : deps.sql`t.agent_id is null and t.user_id = ${identity.userId}`;
 
-/** Stores a task following `itemId`; expired tasks of any organization are purged on the way. */
+/**
+ * Stores a task following `itemId`; the organization's expired tasks are purged on the way (those
+ * of organizations making none go with prune_expired).
+ */
 export async function createTask(
   deps: Deps,
   identity: Identity,
@@ -75,15 +78,17 @@ export async function createTask(
   const { agentId, userId } = owner(identity);
   const [row] = await deps.sql<TaskRow[]>`
     with purged as (
-      delete from mcp_tasks where (org_id, id) in (
-        select org_id, id from mcp_tasks where expires_at < now() limit 100 for update skip locked)),
+      delete from mcp_tasks where org_id = ${identity.orgId} and id in (
+        select id from mcp_tasks where org_id = ${identity.orgId} and expires_at < now()
+         limit 100 for update skip locked)),
     task as (
       insert into mcp_tasks (id, org_id, agent_id, user_id, item_id, tool, ttl_ms, expires_at)
       values (uuidv7(), ${identity.orgId}, ${agentId}, ${userId}, ${itemId}, ${tool}, ${ttlMs},
               now() + ${ttlMs} * interval '1 millisecond')
-      returning id, item_id, tool, ttl_ms, created_at)
-    select task.*, i.status as item_status, i.status_before_archive, i.updated_at as item_updated_at
-      from task join items i on i.org_id = ${identity.orgId} and i.id = task.item_id`;
+      returning id, org_id, item_id, tool, ttl_ms, created_at)
+    select task.id, task.item_id, task.tool, task.ttl_ms, task.created_at,
+           i.status as item_status, i.status_before_archive, i.updated_at as item_updated_at
+      from task join items i on i.org_id = task.org_id and i.id = task.item_id`;
   if (!row) throw new Error('task not stored');
   return taskOf(row);
 }

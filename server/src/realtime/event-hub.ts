@@ -104,9 +104,10 @@ export class EventHub {
     const [orgId, eventId] = payload.split(':');
     if (!orgId || !eventId || !this.subscribers.has(orgId)) return;
     // Read in notification order, so subscribers see events in commit order.
-    const read = this.sql.unsafe<StreamEvent[]>(`select ${EVENT_COLUMNS} from events where id = $1`, [
-      eventId,
-    ]);
+    const read = this.sql.unsafe<StreamEvent[]>(
+      `select ${EVENT_COLUMNS} from events where org_id = $1 and id = $2`,
+      [orgId, eventId],
+    );
     this.queue = this.queue.then(async () => {
       const [event] = await read.catch(() => []);
       const org = this.subscribers.get(orgId);

@@ -3,6 +3,7 @@ import { createDb, type Db, type Sql, withDatabase } from '@beckon/db';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { TEMPLATE } from './global-setup';
+import { UNCAPTURED_SESSION } from './statement-capture';
 
 export type TestDatabase = { url: string; sql: Sql; db: Db; drop: () => Promise<void> };
 
@@ -17,7 +18,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const { sql, db, end } = createDb(url, { max: 5, applicationName: 'beckon-test' });
+  const { sql, db, end } = createDb(url, {
+    max: 5,
+    applicationName: 'beckon-test',
+    settings: UNCAPTURED_SESSION,
+  });
   return {
     url,
     sql,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type EmbeddedDatabase, ensureDatabase, startEmbeddedPostgres, withDatabase } from '@beckon/db';
@@ -7,6 +7,13 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './ports';
 import { buildServer } from './production';
+import {
+  CAPTURE_SETTINGS,
+  checkCaptured,
+  describeOffences,
+  OFFENCES_FILE,
+  startCapture,
+} from './statement-capture';
 
 export const TEMPLATE = 'beckon_test_template';
 
@@ -20,7 +27,8 @@ declare module 'vitest' {
 /**
  * Builds the compiled server (tests of the production scripts run it), starts the embedded
  * PostgreSQL (or uses TEST_DATABASE_URL), builds a migrated template database once, and hands
- * its server to the test files.
+ * its server to the test files. At the end, the statements the product ran must name their
+ * organization (statement-capture.ts): the run fails listing those that do not.
  */
 export default async function setup(project: TestProject) {
   await buildServer();
@@ -29,7 +37,7 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-test-pg-'));
-    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), settings: CAPTURE_SETTINGS });
     adminUrl = embedded.url;
   }
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -40,10 +48,30 @@ export default async function setup(project: TestProject) {
   }
   await ensureDatabase(adminUrl, TEMPLATE);
   await migrateAll(withDatabase(adminUrl, TEMPLATE));
+  const capturing = await startCapture(adminUrl);
+  await rm(OFFENCES_FILE, { force: true });
   project.provide('adminDatabaseUrl', adminUrl);
 
   return async () => {
-    await embedded?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    try {
+      const { distributed, listed, offences } = capturing
+        ? await checkCaptured(adminUrl)
+        : { distributed: 0, listed: 0, offences: [] };
+      if (capturing) {
+        console.log(
+          `query rule: ${distributed} statements on distributed tables, ${listed} listed as cross-organization, ${offences.length} unlisted without their organization`,
+        );
+      }
+      if (offences.length > 0) {
+        // The whole statements, for reading: the error shortens them.
+        await writeFile(OFFENCES_FILE, describeOffences(offences, Infinity));
+        // An error thrown here is only printed: the exit code is what fails the run.
+        console.error(describeOffences(offences));
+        process.exitCode = 1;
+      }
+    } finally {
+      await embedded?.stop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    }
   };
 }

@@ -13,7 +13,7 @@ export async function listAgents(deps: Deps, identity: Identity): Promise<AgentV
   const rows = await deps.sql<AgentRow[]>`
     select a.id, a.name, a.description, a.created_by, a.created_at,
            (select count(*)::int from api_keys k
-             where k.agent_id = a.id and k.revoked_at is null
+             where k.org_id = a.org_id and k.agent_id = a.id and k.revoked_at is null
                and (k.expires_at is null or k.expires_at > ${now})) as active_keys
       from agents a where a.org_id = ${identity.orgId}
      order by a.created_at, a.id`;

@@ -101,7 +101,7 @@ export async function deleteRole(deps: Deps, identity: Identity, roleId: string)
     // The role row is locked now (a change-role or invitation giving it waits, or went first):
     // count its holders afresh.
     const [{ members }] = await tx<[{ members: number }]>`
-      select count(*)::int as members from memberships where role_id = ${role.id}`;
+      select count(*)::int as members from memberships where org_id = ${orgId} and role_id = ${role.id}`;
     if (members > 0) {
       throw AppError.conflict('role_in_use', 'the role has members: give them another role first', {
         members,
@@ -109,10 +109,10 @@ export async function deleteRole(deps: Deps, identity: Identity, roleId: string)
     }
     const [open] = await tx`
       select 1 from invitations
-       where role_id = ${role.id} and revoked_at is null and expires_at > now() and use_count < max_uses`;
+       where org_id = ${orgId} and role_id = ${role.id} and revoked_at is null and expires_at > now() and use_count < max_uses`;
     if (open)
       throw AppError.conflict('role_in_use', 'the role is offered by an open invitation: revoke it first');
-    await tx`delete from invitations where role_id = ${role.id}`;
+    await tx`delete from invitations where org_id = ${orgId} and role_id = ${role.id}`;
     await tx`delete from roles where id = ${role.id}`;
     await recordOrgChange(tx, identity, 'role.delete', { role_id: role.id, name: role.name });
     return role;

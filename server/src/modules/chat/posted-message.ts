@@ -22,7 +22,7 @@ export async function recordPostedMessage(
   await deps.sql.begin(async (tx) => {
     const [row] = await tx<{ changed: boolean }[]>`
       select date_trunc('milliseconds', updated_at) <> ${new Date(item.updated_at)} as changed
-        from items where id = ${item.id} for share`;
+        from items where org_id = ${orgId} and id = ${item.id} for share`;
     await insert(tx);
     if (row?.changed) {
       const update = { item_id: item.id, org_id: orgId, event: 'item.updated', delivery_id: uuidv7() };

@@ -62,7 +62,7 @@ export async function removeRoute<View>(
   const row = await deps.sql.begin(async (tx) => {
     const [gone] = await tx<RouteRow[]>`
       delete from ${tx(t.table)} r using channels c
-       where r.org_id = ${identity.orgId} and r.channel_id = ${channelId} and c.id = r.channel_id
+       where r.org_id = ${identity.orgId} and r.channel_id = ${channelId} and c.org_id = r.org_id and c.id = r.channel_id
       returning r.channel_id, c.name as channel, r.${tx(t.target)}, r.${tx(t.name)}, r.created_at`;
     if (!gone) throw AppError.notFound();
     await recordOrgChange(tx, identity, `${t.app}.unroute`, { channel_id: channelId });

@@ -91,8 +91,9 @@ export async function grantFromAnswer(
   return deps.sql.begin(async (tx) => {
     const [created] = await tx<GrantRow[]>`
       with purged as (
-        delete from gate_grants where (org_id, id) in (
-          select org_id, id from gate_grants where expires_at < now() limit 100 for update skip locked))
+        delete from gate_grants where org_id = ${identity.orgId} and id in (
+          select id from gate_grants where org_id = ${identity.orgId} and expires_at < now()
+           limit 100 for update skip locked))
       insert into gate_grants (id, org_id, agent_id, user_id, rule, item_id, granted_by, note, expires_at)
       values (uuidv7(), ${identity.orgId}, ${identity.agentId}, ${identity.userId}, ${gate.rule}, ${item.id},
               ${person}, ${note}, ${expires})

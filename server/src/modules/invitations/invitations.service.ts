@@ -74,7 +74,7 @@ export async function createInvitation(deps: Deps, identity: Identity, input: Cr
              values (${id}, ${identity.orgId}, ${input.role_id}, ${input.kind}, ${email}, ${hashToken(code)},
                      ${input.max_uses ?? 1}, ${addDays(now, input.expires_in_days)}, ${identity.userId}, ${now})`;
     await recordOrgChange(tx, identity, 'invitation.create', { invitation_id: id, kind: input.kind, email });
-    return findInvitation(tx, 'i.id', id);
+    return findInvitation(tx, { orgId: identity.orgId, id });
   });
   if (!row) throw AppError.internal();
   const url = `${deps.env.APP_URL}/invite/${encodeURIComponent(code)}`;
@@ -88,10 +88,20 @@ export async function createInvitation(deps: Deps, identity: Identity, input: Cr
   return { ...invitationView(row), code, url };
 }
 
-async function findInvitation(tx: Queryable, column: 'i.id' | 'i.code_hash', value: string, lock = false) {
+/**
+ * An invitation of the organization by id, or one found by its code's hash (an invitee's link,
+ * before any organization is known: a cross-organization lookup, db/src/cross-org-statements.ts).
+ */
+async function findInvitation(
+  tx: Queryable,
+  by: { orgId: string; id: string } | { codeHash: string },
+  lock = false,
+) {
+  const [where, values] =
+    'id' in by ? ['i.org_id = $1 and i.id = $2', [by.orgId, by.id]] : ['i.code_hash = $1', [by.codeHash]];
   const [row] = await tx.unsafe<InvitationRow[]>(
-    `${SELECT_INVITATION} where ${column} = $1${lock ? ' for update of i' : ''}`,
-    [value],
+    `${SELECT_INVITATION} where ${where}${lock ? ' for update of i' : ''}`,
+    values,
   );
   return row;
 }
@@ -114,7 +124,7 @@ export async function revokeInvitation(deps: Deps, identity: Identity, id: strin
        where id = ${id} and org_id = ${identity.orgId} returning id`;
     if (revoked.length === 0) throw AppError.notFound();
     await recordOrgChange(tx, identity, 'invitation.revoke', { invitation_id: id });
-    const row = await findInvitation(tx, 'i.id', id);
+    const row = await findInvitation(tx, { orgId: identity.orgId, id });
     if (!row) throw AppError.notFound();
     return invitationView(row);
   });
@@ -122,7 +132,7 @@ export async function revokeInvitation(deps: Deps, identity: Identity, id: strin
 
 /** What an invitee may see before signing in: no code, no address, no ids. */
 export async function previewInvitation(deps: Deps, code: string) {
-  const row = await findInvitation(deps.sql, 'i.code_hash', hashToken(code));
+  const row = await findInvitation(deps.sql, { codeHash: hashToken(code) });
   if (!row) throw AppError.notFound();
   const reason = inactiveReason(row, deps.clock());
   if (reason) throw AppError.gone('invitation_inactive', reason);
@@ -142,7 +152,7 @@ export async function previewInvitation(deps: Deps, code: string) {
 export async function acceptInvitation(deps: Deps, identity: Identity, code: string): Promise<SessionGrant> {
   const now = deps.clock();
   return deps.sql.begin(async (tx) => {
-    const row = await findInvitation(tx, 'i.code_hash', hashToken(code), true);
+    const row = await findInvitation(tx, { codeHash: hashToken(code) }, true);
     if (!row) throw AppError.notFound();
     const reason = inactiveReason(row, now);
     if (reason) throw AppError.gone('invitation_inactive', reason);

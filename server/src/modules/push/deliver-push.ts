@@ -2,6 +2,7 @@ import type { Form } from '@beckon/contracts/items/form.contract';
 import type { Deps } from '../../deps';
 import { addJob } from '../../job-queue';
 import { JOB_TASKS } from '../../job-tasks';
+import { withJobOrg } from '../../jobs/job-org';
 import { inPlaceChoices } from '../../mail/mail-choices';
 import { mobilePushAdapter, webPushAdapter } from './adapters';
 import type { PushOutcome } from './bounded-request';
@@ -72,11 +73,13 @@ export function deliverPushTask(deps: Deps) {
         update push_queue set attempts = ${attempt}, last_error = ${outcome.error},
                               permanently_failed = ${final}, next_attempt_at = ${runAt}
          where org_id = ${entry.org_id} and id = ${entry.id})
-      select ${final ? sql`1` : addJob(sql, 'deliver_push', { entry_id: entry.id, attempt: attempt + 1 }, { runAt })}`;
+      select ${final ? sql`1` : addJob(sql, 'deliver_push', { entry_id: entry.id, org_id: entry.org_id, attempt: attempt + 1 }, { runAt })}`;
   };
 
   return async (payload: unknown) => {
-    const job = JOB_TASKS.deliver_push.parse(payload);
+    const payloadWithOrg = await withJobOrg(sql, 'deliver_push', payload);
+    if (!payloadWithOrg) return;
+    const job = JOB_TASKS.deliver_push.parse(payloadWithOrg);
     const [entry] = await sql<Entry[]>`
       select q.id, q.org_id, q.user_id, q.item_id, q.attempts,
              (q.delivered_at is not null or q.permanently_failed) as done,
@@ -84,7 +87,7 @@ export function deliverPushTask(deps: Deps) {
              i.form, i.require_reauth, coalesce(i.status = 'open', false) as open, i.deadline_at
         from push_queue q join devices d on d.org_id = q.org_id and d.id = q.device_id
         left join items i on i.id = q.item_id and i.org_id = q.org_id
-       where q.id = ${job.entry_id}`;
+       where q.org_id = ${job.org_id} and q.id = ${job.entry_id}`;
     if (!entry || entry.done || entry.attempts >= job.attempt) return;
     const sent = await personalPayload(deps, entry);
     await record(entry, job.attempt, await adapters[entry.platform](entry.token, sent));

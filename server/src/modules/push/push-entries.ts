@@ -117,9 +117,9 @@ export const pushEntries = (
        and ${mayReadItems(sql)}
        and ${who}
        and ${preferencesAllow(sql, item, now)}
-    returning id`;
+    returning id, org_id`;
   const jobs = sql`
-    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, attempt: sql`1` })}
+    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, org_id: sql`e.org_id`, attempt: sql`1` })}
       from push_entries e`;
   return [part('push_entries', entries), part('push_jobs', jobs)];
 };

@@ -58,7 +58,8 @@ const rowsOf =
   async (limit) =>
     (
       await sql`delete from ${sql(table)}
-                 where ctid = any(array(select ctid from ${sql(table)} where org_id = ${orgId} limit ${limit}))`
+                 where org_id = ${orgId}
+                   and ctid = any(array(select ctid from ${sql(table)} where org_id = ${orgId} limit ${limit}))`
     ).count;
 
 /**

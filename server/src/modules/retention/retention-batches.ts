@@ -53,8 +53,7 @@ export const oldRows =
       with doomed as (
         select id from ${sql(table)} where org_id = ${orgId} and created_at < ${before}
          order by created_at limit ${limit}),
-      gone as (
-        delete from ${sql(table)} t using doomed d where t.org_id = ${orgId} and t.id = d.id returning 1)
+      gone as (delete from ${sql(table)} t using doomed d where t.org_id = ${orgId} and t.id = d.id returning 1)
       select count(*)::int as n from gone`);
 
 /**
@@ -91,6 +90,5 @@ export const unchainedAuditEntries =
       with doomed as (
         select id from audit_entries
          where org_id = ${orgId} and seq is null and created_at < ${before} limit ${limit}),
-      gone as (
-        delete from audit_entries a using doomed d where a.org_id = ${orgId} and a.id = d.id returning 1)
+      gone as (delete from audit_entries a using doomed d where a.org_id = ${orgId} and a.id = d.id returning 1)
       select count(*)::int as n from gone`);

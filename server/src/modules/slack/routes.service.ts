@@ -98,7 +98,7 @@ export async function deleteRoute(deps: Deps, identity: Identity, channelId: str
   const row = await deps.sql.begin(async (tx) => {
     const [gone] = await tx<RouteRow[]>`
       delete from slack_routes r using channels c
-       where r.org_id = ${identity.orgId} and r.channel_id = ${channelId} and c.id = r.channel_id
+       where r.org_id = ${identity.orgId} and r.channel_id = ${channelId} and c.org_id = r.org_id and c.id = r.channel_id
       returning r.channel_id, c.name as channel, r.slack_channel_id, r.slack_channel_name, r.created_at`;
     if (!gone) throw AppError.notFound();
     await recordOrgChange(tx, identity, 'slack.unroute', { channel_id: channelId });

@@ -100,7 +100,9 @@ export function sendItemTask(deps: Deps) {
     const row = account && (await loadItem(deps, job.org_id, job.item_id));
     if (!account || !row) return;
     const message = await deps.sql.begin(async (tx) => {
-      const [item] = await tx<{ status: string }[]>`select status from items where id = ${row.id} for share`;
+      const [item] = await tx<
+        { status: string }[]
+      >`select status from items where org_id = ${job.org_id} and id = ${row.id} for share`;
       const [phone] = await tx<PhoneRow[]>`
         select phone, channel from phone_numbers
          where org_id = ${job.org_id} and user_id = ${job.user_id}
@@ -132,7 +134,7 @@ export function sendItemTask(deps: Deps) {
     const sid = await send(deps, account, call, { channel: message.channel, to: message.phone, body });
     if (sid)
       await deps.sql`update twilio_messages set sid = ${sid}
-                     where org_id = ${job.org_id} and item_id = ${row.id} and user_id = ${job.user_id}`;
+                      where org_id = ${job.org_id} and item_id = ${row.id} and user_id = ${job.user_id}`;
   };
 }
 
@@ -178,7 +180,7 @@ export function closeItemTask(deps: Deps) {
       }
       await deps.sql`
         update twilio_messages set closed_notice = true
-         where org_id = ${job.org_id} and item_id = ${row.id} and user_id = ${m.user_id}`;
+         where org_id = ${row.org_id} and item_id = ${row.id} and user_id = ${m.user_id}`;
     }
   };
 }

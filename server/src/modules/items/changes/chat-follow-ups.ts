@@ -83,7 +83,6 @@ export function chatAppJobs(sql: Queryable, row: ItemRow, event: EventKind, app:
   );
   return part(
     `${app}_jobs`,
-    sql`select ${job} where exists (
-      select 1 from ${sql(messages)} m where m.org_id = ${row.org_id} and m.item_id = ${row.id})`,
+    sql`select ${job} where exists (select 1 from ${sql(messages)} m where m.org_id = ${row.org_id} and m.item_id = ${row.id})`,
   );
 }

@@ -5,6 +5,7 @@ import { OrgFacts } from '../../../caches/org-facts';
 import type { Deps } from '../../../deps';
 import { addJob } from '../../../job-queue';
 import { JOB_TASKS } from '../../../job-tasks';
+import { withJobOrg } from '../../../jobs/job-org';
 import { type Part, part } from '../../../statement-parts';
 import { onCallAuditData, withAssignees, withOnCall } from '../../assignment/assignees';
 import { nextStep } from '../../assignment/escalation-due';
@@ -25,7 +26,7 @@ export function escalationJob(sql: Queryable, row: ItemRow): Part | null {
   const job = addJob(
     sql,
     'escalate_item',
-    { item_id: row.id, step: row.escalation_step },
+    { item_id: row.id, org_id: row.org_id, step: row.escalation_step },
     { runAt: next.at, key: jobKey(row.id) },
   );
   return part('escalation_job', sql`select ${job}`);
@@ -51,10 +52,12 @@ export function escalationSchedule(sql: Queryable, row: ItemRow): Part | null {
  * commit) or a stale one repeats nothing, and a step whose transaction did not commit runs again.
  */
 export async function escalateItem(deps: Deps, payload: unknown): Promise<void> {
-  const job = JOB_TASKS.escalate_item.parse(payload);
+  const payloadWithOrg = await withJobOrg(deps.sql, 'escalate_item', payload);
+  if (!payloadWithOrg) return;
+  const job = JOB_TASKS.escalate_item.parse(payloadWithOrg);
   await deps.sql.begin(async (tx) => {
     const [current] = await tx<ItemRow[]>`
-      ${SELECT(tx)} where i.id = ${job.item_id} for update of i`;
+      ${SELECT(tx)} where i.org_id = ${job.org_id} and i.id = ${job.item_id} for update of i`;
     if (current?.status !== 'open' || current.escalation_step !== job.step) return;
     const step = current.escalation[job.step];
     if (!step) return;
@@ -67,7 +70,7 @@ export async function escalateItem(deps: Deps, payload: unknown): Promise<void> 
     const [updated] = await tx<ItemRow[]>`
       update items set escalation_step = ${job.step + 1}, assignees = ${tx.json(assignees as never)},
                        assignee_keys = ${assignees.map(assigneeKey)}, updated_at = now()
-       where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
+       where org_id = ${current.org_id} and id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const reminded = step.action === 'remind';
     const recipients = await peopleFor(

@@ -47,9 +47,9 @@ export function pushCloseJobs(sql: Queryable, row: ItemRow, event: EventKind): P
       from push_queue q
      where q.item_id = ${row.id} and q.org_id = ${row.org_id} and not q.permanently_failed
        and not (q.payload ? 'closed')
-    returning id`;
+    returning id, org_id`;
   const jobs = sql`
-    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, attempt: sql`1` })}
+    select ${addJobFor(sql, 'deliver_push', { entry_id: sql`e.id`, org_id: sql`e.org_id`, attempt: sql`1` })}
       from push_closed e`;
   return [part('push_closed', closed), part('push_close_jobs', jobs)];
 }

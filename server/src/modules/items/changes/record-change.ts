@@ -66,6 +66,7 @@ const webhookJobs = (sql: Queryable, orgId: string, event: EventKind, eventId: s
     'webhook_jobs',
     sql`select ${addJobFor(sql, 'deliver_webhook', {
       webhook_id: sql`w.id`,
+      org_id: sql`w.org_id`,
       event_id: sql`${eventId}::uuid`,
       delivery_id: sql`gen_random_uuid()`,
       attempt: sql`1`,

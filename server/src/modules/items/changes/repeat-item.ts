@@ -5,6 +5,7 @@ import { OrgFacts } from '../../../caches/org-facts';
 import type { Deps } from '../../../deps';
 import { addJob } from '../../../job-queue';
 import { JOB_TASKS } from '../../../job-tasks';
+import { withJobOrg } from '../../../jobs/job-org';
 import { type Part, part } from '../../../statement-parts';
 import { onCallAuditData, withOnCall } from '../../assignment/assignees';
 import { RETURNING, SELECT } from '../rows/item-queries';
@@ -27,7 +28,7 @@ export function repeatJob(sql: Queryable, row: ItemRow, from: Date): Part | null
   const job = addJob(
     sql,
     'repeat_item',
-    { item_id: row.id, round: row.repeat_count },
+    { item_id: row.id, org_id: row.org_id, round: row.repeat_count },
     { runAt, key: jobKey(row.id) },
   );
   return part('repeat_job', sql`select ${job}`);
@@ -51,10 +52,12 @@ export function repeatSchedule(sql: Queryable, row: ItemRow, now: Date): Part | 
  * item still repeats and this is the next round, so a job run twice notifies once.
  */
 export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
-  const job = JOB_TASKS.repeat_item.parse(payload);
+  const payloadWithOrg = await withJobOrg(deps.sql, 'repeat_item', payload);
+  if (!payloadWithOrg) return;
+  const job = JOB_TASKS.repeat_item.parse(payloadWithOrg);
   await deps.sql.begin(async (tx) => {
     const [current] = await tx<ItemRow[]>`
-      ${SELECT(tx)} where i.id = ${job.item_id} for update of i`;
+      ${SELECT(tx)} where i.org_id = ${job.org_id} and i.id = ${job.item_id} for update of i`;
     if (!current || !repeats(current) || current.repeat_count !== job.round) return;
     // As a reminder: whoever is on call now on the item's schedules joins its assignees.
     const at = deps.clock();
@@ -62,7 +65,7 @@ export async function repeatItem(deps: Deps, payload: unknown): Promise<void> {
     const [updated] = await tx<ItemRow[]>`
       update items set repeat_count = repeat_count + 1, assignees = ${tx.json(assignees as never)},
                        assignee_keys = ${assignees.map(assigneeKey)}, updated_at = now()
-       where id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
+       where org_id = ${current.org_id} and id = ${current.id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const recipients = await peopleFor(tx, row, { after: 'PT1S', action: 'remind' }, at);
     await recordChange(tx, {

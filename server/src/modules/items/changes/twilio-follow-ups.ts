@@ -34,7 +34,6 @@ export function twilioJobs(sql: Queryable, row: ItemRow, event: EventKind): Part
       },
       { key: sql`${`twilio_close_item:${row.id}`}::text` },
     )}
-     where exists (select 1 from twilio_messages m
-                    where m.org_id = ${row.org_id} and m.item_id = ${row.id} and not m.closed_notice)`,
+     where exists (select 1 from twilio_messages m where m.org_id = ${row.org_id} and m.item_id = ${row.id} and not m.closed_notice)`,
   );
 }

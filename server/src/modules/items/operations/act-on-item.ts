@@ -181,7 +181,7 @@ export async function actOnItem(
     }
     const [updated] = await tx<ItemRow[]>`
       update items set ${changesFor(tx, current, change, to, actor)}, updated_at = now()
-       where id = ${id} returning ${tx.unsafe(RETURNING)}`;
+       where org_id = ${current.org_id} and id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     // A decision (an answer, the policy's answer or dismissal, a dismissal) carries its signed
     // receipt, written in this transaction: no receipt, no decision.
@@ -192,7 +192,7 @@ export async function actOnItem(
         method: authMethod(identity, actor),
         verified,
       });
-      await tx`update items set receipt = ${row.receipt} where id = ${id}`;
+      await tx`update items set receipt = ${row.receipt} where org_id = ${row.org_id} and id = ${id}`;
     }
     // A delegate acting for people away says so (availability.ts).
     const behalf =

@@ -38,7 +38,8 @@ async function changeAssignment(
     const change = await decide(current, actor, tx);
     if (!change) return current;
     const [updated] = await tx<ItemRow[]>`
-      update items set ${tx(change.set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
+      update items set ${tx(change.set)}, updated_at = now()
+       where org_id = ${current.org_id} and id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: current.channel_name };
     const notify =
       change.notify && row.status === 'open'

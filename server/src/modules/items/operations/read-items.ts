@@ -65,7 +65,8 @@ export async function listItems(deps: Deps, identity: Identity, input: ListItems
     ids.length === 0
       ? []
       : await sql<ItemRow[]>`
-          ${SELECT(sql)} where i.id = any(${ids}::uuid[]) order by i.pinned desc, i.id desc`;
+          ${SELECT(sql)} where i.org_id = ${identity.orgId} and i.id = any(${ids}::uuid[])
+           order by i.pinned desc, i.id desc`;
   const last = rows[rows.length - 1];
   return {
     items: rows.map(itemView),

@@ -19,7 +19,8 @@ export async function updateItem(deps: Deps, identity: Identity, input: UpdateIt
       if (value !== undefined) set[key] = key === 'metadata' ? tx.json(value as never) : value;
     }
     const [updated] = await tx<ItemRow[]>`
-      update items set ${tx(set)}, updated_at = now() where id = ${id} returning ${tx.unsafe(RETURNING)}`;
+      update items set ${tx(set)}, updated_at = now()
+       where org_id = ${identity.orgId} and id = ${id} returning ${tx.unsafe(RETURNING)}`;
     const row = { ...(updated as ItemRow), channel_name: channel ?? null };
     if (channel === undefined) row.channel_name = await channelName(tx, identity.orgId, row.channel_id);
     await recordChange(tx, {

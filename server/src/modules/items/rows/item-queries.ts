@@ -55,7 +55,7 @@ export const expiryJob = (sql: Queryable, row: ItemRow): Part | null =>
   row.deadline_at && row.status === 'open'
     ? part(
         'expiry_job',
-        sql`select ${addJob(sql, 'expire_item', { item_id: row.id }, { runAt: row.deadline_at, key: expiryKey(row.id) })}`,
+        sql`select ${addJob(sql, 'expire_item', { item_id: row.id, org_id: row.org_id }, { runAt: row.deadline_at, key: expiryKey(row.id) })}`,
       )
     : null;
 

@@ -1,0 +1,144 @@
+/**
+ * Statements that refer to distributed tables without naming one organization, each with why
+ * that is acceptable on a Citus coordinator (a multi-shard statement) or what it waits for. The
+ * query rule (statement-rule.ts, checked over the test run: tests/src/harness/statement-capture.ts)
+ * accepts these and fails on any other. `matches` is tested against the normalized statement
+ * (normalizeStatement: lower case, one line, no double quotes or casts).
+ */
+import { TABLE_DISTRIBUTION } from './distribution';
+import { normalizeStatement } from './statement-rule';
+
+export type CrossOrgStatement = {
+  /** Where the statement is written. */
+  source: string;
+  matches: RegExp;
+  /** The distributed tables it may leave without an organization. */
+  tables: readonly string[];
+  reason: string;
+};
+
+/** Every distributed table: for the statements that go through all of them. */
+const DISTRIBUTED = TABLE_DISTRIBUTION.filter((p) => p.class === 'distributed').map((p) => p.table);
+
+export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
+  {
+    source: 'server/src/jobs/job-org.ts',
+    matches: /^select org_id from (items|webhooks|push_queue) where id = \$1$/,
+    tables: ['items', 'webhooks', 'push_queue'],
+    reason:
+      'a job queued before its payload carried org_id: its organization, read once by the id of the row it names (a fan-out by primary key, once per such job)',
+  },
+  {
+    source: 'server/src/auth/resolve-identity.ts',
+    matches: /^with credential as \( select s\.user_id, s\.org_id,.* from api_keys k where k\.token_hash = /,
+    tables: ['api_keys'],
+    reason:
+      'credential resolution: an API key is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
+  },
+  {
+    source: 'server/src/modules/push/push.service.ts',
+    matches:
+      /^delete from push_queue q using devices d where d\.device_token = |^delete from devices where device_token = /,
+    tables: ['devices', 'push_queue'],
+    reason:
+      "a device token is one row in whichever organization registered it last (unique device_token): registering or removing it finds it by the token, across organizations (rare, a person's own device)",
+  },
+  {
+    source: 'server/src/jobs/prune-expired.ts (the hourly prune_expired cron)',
+    matches:
+      /^delete from (idempotency_keys|events|mcp_tasks|gate_grants|chat_link_codes|chat_inbound_seen|twilio_inbound) where (created_at|expires_at) < /,
+    tables: [
+      'idempotency_keys',
+      'events',
+      'mcp_tasks',
+      'gate_grants',
+      'chat_link_codes',
+      'chat_inbound_seen',
+      'twilio_inbound',
+    ],
+    reason:
+      "housekeeping of every organization by age, once an hour: a multi-shard DELETE that Citus runs on each shard in parallel, each shard's rows by its own index",
+  },
+  {
+    source:
+      'server/src/modules/retention/apply-retention.ts (organizationsDue, the hourly apply_retention cron)',
+    matches:
+      /^select s\.org_id, r\.items_days, .* from subscriptions s join plans p on p\.id = s\.plan_id join organizations o on o\.id = s\.org_id/,
+    tables: ['subscriptions', 'organizations', 'retention_policies', 'audit_heads', 'audit_entries'],
+    reason:
+      "which organizations have data past their retention periods, once an hour: a multi-shard read co-located by org_id (every join and sub-select pairs org_id), then each organization's batches filter on its org_id",
+  },
+  {
+    source: 'server/src/modules/invitations/invitations.service.ts (findInvitation by code)',
+    matches:
+      /^select i\.id, i\.org_id, .* from invitations i join roles r on r\.id = i\.role_id join organizations o on o\.id = i\.org_id where i\.code_hash = \$1/,
+    tables: ['invitations', 'organizations'],
+    reason:
+      'an invitee opens or accepts a link before any organization is known: the invitation is found by the hash of its code (a fan-out by a unique hash; routable once the code carries its organization)',
+  },
+  {
+    source: 'server/src/modules/accounts/account.service.ts, accounts/users.ts, retention/person-export.ts',
+    matches: new RegExp(
+      [
+        '^select (o\\.id, o\\.name, .*|m\\.org_id, o\\.name as org_name, .*) from memberships m join organizations o on o\\.id = m\\.org_id join roles r on r\\.id = m\\.role_id where m\\.user_id = \\$1',
+        '^select org_id from memberships where user_id = \\$1$',
+        '^select o\\.id from organizations o join memberships m on m\\.org_id = o\\.id where m\\.user_id = \\$1 and o\\.is_personal',
+      ].join('|'),
+    ),
+    tables: ['memberships', 'organizations'],
+    reason:
+      "a person's organizations (the switcher, their personal workspace at sign-in, their export): memberships by user_id, a fan-out to every shard (memberships could be mirrored in a small coordinator table by user_id)",
+  },
+  {
+    source: 'server/src/modules/retention/person-export.ts',
+    matches: /^select .* from (items|comments) where org_id = any\(\$\d+\)/,
+    tables: ['items', 'comments'],
+    reason:
+      "a person's own export: what they wrote or answered in each of their organizations, one multi-shard read per export (rare)",
+  },
+  {
+    source: 'server/src/modules/retention/erase-person.ts',
+    matches: new RegExp(
+      [
+        '^delete from \\w+ where (user_id|granted_by) = \\$1$',
+        '^update \\w+ set \\w+ = \\$2 where \\w+ = \\$1$',
+        '^delete from invitations where lower\\(email\\) = lower\\(\\$1\\)$',
+        '^update events set data = jsonb_set\\(',
+        '^select m\\.org_id(, o\\.is_personal.*)? from memberships m join (roles|organizations) .* where m\\.user_id = \\$1',
+      ].join('|'),
+    ),
+    tables: DISTRIBUTED,
+    reason:
+      'erasing a person reaches every organization they belonged to (each table referring to users, read from the catalog): a rare multi-shard transaction',
+  },
+  {
+    source: 'server/src/auth/resolve-identity.ts (inbound webhooks)',
+    matches: /^select id, org_id, created_by from inbound_webhooks where token_hash = \$1$/,
+    tables: ['inbound_webhooks'],
+    reason:
+      'an inbound webhook is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
+  },
+  {
+    source: 'server/src/http/metrics.ts (the open-items gauge)',
+    matches: /^select count\(\*\) as n from items where status = \$1$/,
+    tables: ['items'],
+    reason:
+      'the service-wide count of open items, read at each metrics scrape: a multi-shard aggregate Citus sums from each shard (an index-only count per shard)',
+  },
+  {
+    source: 'server/src/modules/admin/teams.service.ts, modules/assignment/assignees.ts, modules/schedules',
+    matches: /\bteam_members\b/,
+    tables: ['team_members'],
+    reason:
+      'team_members has no org_id column yet (distribution-pending.ts, no-org-id): it reaches its organization through teams, which these statements filter by org_id',
+  },
+];
+
+/** Of the tables a statement leaves without an organization, those no entry matching it lists. */
+export function unlistedTables(statement: string, tables: readonly string[]): string[] {
+  const normalized = normalizeStatement(statement);
+  const listed = new Set(
+    CROSS_ORG_STATEMENTS.filter((entry) => entry.matches.test(normalized)).flatMap((entry) => entry.tables),
+  );
+  return tables.filter((table) => !listed.has(table));
+}
