@@ -89,7 +89,7 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
   distributed('slack_user_links'),
   distributed('subscriptions'),
   distributed('teams'),
-  distributed('team_members', 'reaches its organization through teams: needs its own org_id'),
+  distributed('team_members', "carries its team's org_id, so a team and its members sit together"),
   distributed('telegram_connections'),
   distributed('telegram_messages'),
   distributed('telegram_routes'),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { id, timestamps, ts } from './columns';
+import { id, orgRowId, timestamps, ts } from './columns';
 import { organizations } from './orgs';
 
 /** Plan limits: null means unlimited (never counted, never refused). */
@@ -35,7 +35,7 @@ export const subscriptionStatuses = ['active', 'trialing', 'past_due', 'canceled
 export const subscriptions = pgTable(
   'subscriptions',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .unique()
@@ -51,6 +51,7 @@ export const subscriptions = pgTable(
     ...timestamps(),
   },
   (t) => [
+    primaryKey({ name: 'subscriptions_pkey', columns: [t.orgId, t.id] }),
     check(
       'subscriptions_status',
       sql`${t.status} in ('active', 'trialing', 'past_due', 'canceled', 'incomplete')`,

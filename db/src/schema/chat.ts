@@ -13,7 +13,7 @@ export const chatProviders = ['telegram', 'discord', 'teams'] as const;
 export const chatLinkCodes = pgTable(
   'chat_link_codes',
   {
-    codeHash: text('code_hash').primaryKey(),
+    codeHash: text('code_hash').notNull(),
     provider: text('provider', { enum: chatProviders }).notNull(),
     orgId: uuid('org_id')
       .notNull()
@@ -24,7 +24,10 @@ export const chatLinkCodes = pgTable(
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('chat_link_codes_expires_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ name: 'chat_link_codes_pkey', columns: [t.orgId, t.codeHash] }),
+    index('chat_link_codes_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /**

@@ -9,6 +9,16 @@ export const id = () =>
     .$defaultFn(() => uuidv7())
     .default(sql`gen_random_uuid()`);
 
+/**
+ * The id of a row of an organization's table whose primary key is (org_id, id), so the rows of one
+ * organization can live together on one node of a distributed PostgreSQL (db/src/distribution.ts).
+ */
+export const orgRowId = () =>
+  uuid('id')
+    .notNull()
+    .$defaultFn(() => uuidv7())
+    .default(sql`gen_random_uuid()`);
+
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const createdAt = () => ts('created_at').notNull().defaultNow();

@@ -1,6 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, ts } from './columns';
+import {
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, orgRowId, ts } from './columns';
 import { organizations, users } from './orgs';
 
 /** Every token below is stored only as the hex SHA-256 of its value. */
@@ -33,7 +43,7 @@ export const sessions = pgTable(
 export const agents = pgTable(
   'agents',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -42,20 +52,21 @@ export const agents = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('agents_org_idx').on(t.orgId, t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'agents_pkey', columns: [t.orgId, t.id] }),
+    index('agents_org_idx').on(t.orgId, t.createdAt),
+  ],
 );
 
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: id(),
+    id: orgRowId(),
     tokenHash: text('token_hash').notNull().unique(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id')
-      .notNull()
-      .references(() => agents.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id').notNull(),
     /** The owner: the key acts with this user's role (intersected with the agent permissions). */
     userId: uuid('user_id')
       .notNull()
@@ -70,7 +81,16 @@ export const apiKeys = pgTable(
     revokedAt: ts('revoked_at'),
     lastUsedAt: ts('last_used_at'),
   },
-  (t) => [index('api_keys_user_idx').on(t.userId, t.createdAt), index('api_keys_agent_idx').on(t.agentId)],
+  (t) => [
+    primaryKey({ name: 'api_keys_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'api_keys_agent_fk',
+      columns: [t.orgId, t.agentId],
+      foreignColumns: [agents.orgId, agents.id],
+    }).onDelete('cascade'),
+    index('api_keys_user_idx').on(t.userId, t.createdAt),
+    index('api_keys_agent_idx').on(t.agentId),
+  ],
 );
 
 export const magicLinkTokens = pgTable(

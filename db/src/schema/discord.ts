@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamps } from './columns';
 import { channels, items } from './items';
 import { organizations, users } from './orgs';
@@ -28,14 +28,19 @@ export const discordRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => discordConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     discordChannelId: text('discord_channel_id').notNull(),
     discordChannelName: text('discord_channel_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'discord_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Discord user answers as (one each way per organization). */
@@ -61,9 +66,7 @@ export const discordUserLinks = pgTable(
 export const discordMessages = pgTable(
   'discord_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => discordConnections.orgId, { onDelete: 'cascade' }),
@@ -71,5 +74,12 @@ export const discordMessages = pgTable(
     messageId: text('message_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.discordChannelId] })],
+  (t) => [
+    primaryKey({ name: 'discord_messages_pkey', columns: [t.orgId, t.itemId, t.discordChannelId] }),
+    foreignKey({
+      name: 'discord_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+  ],
 );

@@ -1,7 +1,7 @@
 import { emailDigestPeriods } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import { boolean, check, foreignKey, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { itemLevels, items } from './items';
 import { organizations, users } from './orgs';
 
@@ -37,19 +37,25 @@ export const emailSettings = pgTable(
 export const emailDigestEntries = pgTable(
   'email_digest_entries',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('email_digest_entries_person_idx').on(t.orgId, t.userId, t.id)],
+  (t) => [
+    primaryKey({ name: 'email_digest_entries_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'email_digest_entries_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+    index('email_digest_entries_person_idx').on(t.orgId, t.userId, t.id),
+  ],
 );
 
 /** The mails whose answer links were used: a link works once (its mail's nonce is claimed here). */

@@ -1,5 +1,5 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, ts } from './columns';
+import { foreignKey, index, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, ts } from './columns';
 import { agents } from './credentials';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -12,21 +12,18 @@ import { organizations, users } from './orgs';
 export const gateGrants = pgTable(
   'gate_grants',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** The agent whose API key asked; null for a person's credential (then `user_id` scopes it). */
-    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id'),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The policy rule the call matched, as the agent's policy spells it (`Bash(git push *)`). */
     rule: text('rule').notNull(),
-    itemId: uuid('item_id')
-      .notNull()
-      .unique()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     /** The person who answered. */
     grantedBy: uuid('granted_by')
       .notNull()
@@ -36,6 +33,18 @@ export const gateGrants = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'gate_grants_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'gate_grants_agent_fk',
+      columns: [t.orgId, t.agentId],
+      foreignColumns: [agents.orgId, agents.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'gate_grants_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+    unique('gate_grants_item_key').on(t.orgId, t.itemId),
     index('gate_grants_lookup_idx').on(t.orgId, t.agentId, t.rule, t.expiresAt),
     index('gate_grants_expires_idx').on(t.expiresAt),
   ],

@@ -1,14 +1,14 @@
 import { deliveryKinds } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps } from './columns';
+import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, timestamps } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
 
 export const webhooks = pgTable(
   'webhooks',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -21,13 +21,18 @@ export const webhooks = pgTable(
     disabledReason: text('disabled_reason'),
     ...timestamps(),
   },
-  (t) => [index('webhooks_org_idx').on(t.orgId, t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'webhooks_pkey', columns: [t.orgId, t.id] }),
+    // The deliver_webhook job finds its webhook by id alone.
+    index('webhooks_id_idx').on(t.id),
+    index('webhooks_org_idx').on(t.orgId, t.createdAt),
+  ],
 );
 
 export const inboundWebhooks = pgTable(
   'inbound_webhooks',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -36,7 +41,10 @@ export const inboundWebhooks = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'inbound_webhooks_pkey', columns: [t.orgId, t.id] }),
+    index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt),
+  ],
 );
 
 /** What a delivery attempt was: an HTTP callback or webhook, a mail, or a Slack API call. */
@@ -46,7 +54,7 @@ export { deliveryKinds };
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -54,8 +62,8 @@ export const deliveryAttempts = pgTable(
     deliveryId: uuid('delivery_id').notNull(),
     kind: text('kind', { enum: deliveryKinds }).notNull(),
     /** Null once the webhook is deleted: its attempts stay visible. */
-    webhookId: uuid('webhook_id').references(() => webhooks.id, { onDelete: 'set null' }),
-    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    webhookId: uuid('webhook_id'),
+    itemId: uuid('item_id'),
     event: text('event').notNull(),
     url: text('url').notNull(),
     attempt: integer('attempt').notNull(),
@@ -65,6 +73,19 @@ export const deliveryAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'delivery_attempts_pkey', columns: [t.orgId, t.id] }),
+    // `on delete set null` of the id column alone, `org_id` kept (written out in the migration: drizzle
+    // has no column list for it).
+    foreignKey({
+      name: 'delivery_attempts_webhook_fk',
+      columns: [t.orgId, t.webhookId],
+      foreignColumns: [webhooks.orgId, webhooks.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'delivery_attempts_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('delivery_attempts_org_idx').on(t.orgId, t.id),
     index('delivery_attempts_delivery_idx').on(t.deliveryId),
     index('delivery_attempts_webhook_idx').on(t.webhookId, t.id).where(sql`${t.webhookId} is not null`),

@@ -11,6 +11,7 @@ export * from './limits';
 export * from './mcp';
 export * from './oncall';
 export * from './orgs';
+export * from './proofs';
 export * from './push';
 export * from './retention';
 export * from './schedules';

@@ -1,18 +1,19 @@
 import { actorTypes, answerSources, itemLevels, itemStatuses } from '@beckon/contracts/enums';
 import { type SQL, sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts, tsvector } from './columns';
+import { createdAt, orgRowId, timestamps, ts, tsvector } from './columns';
 import { agents } from './credentials';
 import { escalationPolicies } from './oncall';
 import { organizations } from './orgs';
@@ -34,7 +35,7 @@ export type StoredEscalationStep =
 export const channels = pgTable(
   'channels',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -44,20 +45,26 @@ export const channels = pgTable(
     /** The escalation policy of its items that name none (contracts/src/assignment/assignment.contract.ts). */
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     /** Or a named policy for them (refused while named: a policy in use is not deleted). */
-    escalationPolicyId: uuid('escalation_policy_id').references(() => escalationPolicies.id, {
-      onDelete: 'restrict',
-    }),
+    escalationPolicyId: uuid('escalation_policy_id'),
     /** The fresh verification its items require to be answered, when they name none. */
     requireReauth: jsonb('require_reauth').$type<StoredReauth>(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('channels_org_name_key').on(t.orgId, t.name)],
+  (t) => [
+    foreignKey({
+      name: 'channels_escalation_policy_fk',
+      columns: [t.orgId, t.escalationPolicyId],
+      foreignColumns: [escalationPolicies.orgId, escalationPolicies.id],
+    }).onDelete('restrict'),
+    primaryKey({ name: 'channels_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('channels_org_name_key').on(t.orgId, t.name),
+  ],
 );
 
 export const items = pgTable(
   'items',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -65,7 +72,7 @@ export const items = pgTable(
     message: text('message'),
     level: text('level', { enum: itemLevels }).notNull().default('info'),
     priority: integer('priority').notNull().default(2),
-    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'set null' }),
+    channelId: uuid('channel_id'),
     tags: text('tags').array().notNull().default([]),
     form: jsonb('form'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
@@ -105,9 +112,7 @@ export const items = pgTable(
     escalation: jsonb('escalation').$type<StoredEscalationStep[]>().notNull().default([]),
     escalationStep: integer('escalation_step').notNull().default(0),
     /** The named policy its steps were copied from (null: inline steps, or the policy was deleted). */
-    escalationPolicyId: uuid('escalation_policy_id').references(() => escalationPolicies.id, {
-      onDelete: 'set null',
-    }),
+    escalationPolicyId: uuid('escalation_policy_id'),
     /** Minutes between notifications again until someone acknowledges (null: no repetition). */
     repeatEveryMinutes: integer('repeat_every_minutes'),
     /** How many times it has been notified again (modules/items/changes/repeat-item.ts). */
@@ -117,7 +122,7 @@ export const items = pgTable(
     ackedById: uuid('acked_by_id'),
     createdByType: text('created_by_type', { enum: actorTypes }).notNull(),
     createdById: uuid('created_by_id'),
-    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentId: uuid('agent_id'),
     /** What happens at the deadline (null: expire); fixed at creation. See modules/items/policies. */
     onTimeout: jsonb('on_timeout'),
     /** Several people must approve (null: one answer decides); fixed at creation. */
@@ -131,6 +136,26 @@ export const items = pgTable(
     ...timestamps(),
   },
   (t) => [
+    // `on delete set null` of the id column alone, `org_id` kept (written out in the migration: drizzle
+    // has no column list for it).
+    foreignKey({
+      name: 'items_agent_fk',
+      columns: [t.orgId, t.agentId],
+      foreignColumns: [agents.orgId, agents.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'items_escalation_policy_fk',
+      columns: [t.orgId, t.escalationPolicyId],
+      foreignColumns: [escalationPolicies.orgId, escalationPolicies.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'items_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('set null'),
+    primaryKey({ name: 'items_pkey', columns: [t.orgId, t.id] }),
+    // Jobs, links and answers from chats find an item by its id alone.
+    index('items_id_idx').on(t.id),
     // Lists: pinned first, newest first (ids are UUID v7), keyset on (pinned, id). Plain ascending
     // indexes, scanned backwards, match `order by pinned desc, id desc` (nulls first) exactly.
     index('items_org_list_idx').on(t.orgId, t.pinned, t.id),
@@ -151,19 +176,23 @@ export const items = pgTable(
 export const comments = pgTable(
   'comments',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     body: text('body').notNull(),
     actorType: text('actor_type', { enum: actorTypes }).notNull(),
     actorId: uuid('actor_id'),
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'comments_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'comments_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('comments_item_idx').on(t.itemId, t.id),
     index('comments_org_created_idx').on(t.orgId, t.createdAt),
   ],
@@ -172,13 +201,11 @@ export const comments = pgTable(
 export const attachments = pgTable(
   'attachments',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
@@ -187,6 +214,12 @@ export const attachments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'attachments_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'attachments_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('attachments_item_idx').on(t.itemId, t.id),
     // An organization's storage in use (its plan's quota) is summed from this index alone.
     index('attachments_org_size_idx').on(t.orgId, t.size),
@@ -194,83 +227,10 @@ export const attachments = pgTable(
   ],
 );
 
-export const auditEntries = pgTable(
-  'audit_entries',
-  {
-    id: id(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    /**
-     * The item it concerns, if any. Not a foreign key: the entry outlives its item (an item's
-     * retention period may be shorter than the audit's), and removing it with the item would cut
-     * the chain in the middle.
-     */
-    itemId: uuid('item_id'),
-    action: text('action').notNull(),
-    actorType: text('actor_type', { enum: actorTypes }).notNull(),
-    actorId: uuid('actor_id'),
-    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: createdAt(),
-    /**
-     * The entry's place in its organization's chain (contracts/src/proofs/audit-chain.ts):
-     * 1, 2, 3... per organization, the previous entry's hash, and this entry's. Null only for
-     * entries written before the chain existed.
-     */
-    seq: bigint('seq', { mode: 'number' }),
-    prevHash: text('prev_hash'),
-    hash: text('hash'),
-  },
-  (t) => [
-    uniqueIndex('audit_entries_org_seq_key').on(t.orgId, t.seq),
-    index('audit_entries_org_idx').on(t.orgId, t.id),
-    index('audit_entries_item_idx').on(t.itemId, t.id),
-    index('audit_entries_created_idx').on(t.createdAt),
-  ],
-);
-
-/**
- * The head of each organization's audit chain: the last entry's seq and hash, updated in the
- * statement that writes the entry (the row lock orders concurrent writers), and the anchor the
- * chain starts after (the last entry the retention period removed; seq 0 and 64 zeros before).
- */
-export const auditHeads = pgTable('audit_heads', {
-  orgId: uuid('org_id')
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: 'cascade' }),
-  seq: bigint('seq', { mode: 'number' }).notNull(),
-  hash: text('hash').notNull(),
-  /** The hash before the last write: what that entry's prev_hash is read from. */
-  prevHash: text('prev_hash').notNull(),
-  anchorSeq: bigint('anchor_seq', { mode: 'number' }).notNull().default(0),
-  anchorHash: text('anchor_hash').notNull().default(sql`repeat('0', 64)`),
-});
-
-/**
- * The keys an organization's receipts are signed with (Ed25519). One is active (retired_at
- * null); rotation retires it and the next decision creates another. Retired keys stay published
- * (/.well-known/jwks.json) so that old receipts still verify. The private key is stored
- * encrypted with a key derived from OAUTH_SIGNING_KEY.
- */
-export const receiptKeys = pgTable(
-  'receipt_keys',
-  {
-    kid: text('kid').primaryKey(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
-    privateKey: text('private_key').notNull(),
-    createdAt: createdAt(),
-    retiredAt: ts('retired_at'),
-  },
-  (t) => [uniqueIndex('receipt_keys_active_key').on(t.orgId).where(sql`${t.retiredAt} is null`)],
-);
-
 export const templates = pgTable(
   'templates',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -280,5 +240,8 @@ export const templates = pgTable(
     fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('templates_org_name_key').on(t.orgId, t.name)],
+  (t) => [
+    primaryKey({ name: 'templates_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('templates_org_name_key').on(t.orgId, t.name),
+  ],
 );

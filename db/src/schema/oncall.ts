@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { organizations, users } from './orgs';
 
 /** A target of an escalation level as stored (contracts/src/schedules/escalation-policies.contract.ts). */
@@ -27,7 +27,7 @@ export type StoredWorkingWindow = { days: string[]; from: string; to: string };
 export const escalationPolicies = pgTable(
   'escalation_policies',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -37,7 +37,10 @@ export const escalationPolicies = pgTable(
     repeats: integer('repeats').notNull().default(0),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('escalation_policies_org_name_key').on(t.orgId, t.name)],
+  (t) => [
+    primaryKey({ name: 'escalation_policies_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('escalation_policies_org_name_key').on(t.orgId, t.name),
+  ],
 );
 
 /** A person's working hours in an organization (none: always available). */
@@ -61,7 +64,7 @@ export const workingHours = pgTable(
 export const outOfOffice = pgTable(
   'out_of_office',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -74,6 +77,7 @@ export const outOfOffice = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'out_of_office_pkey', columns: [t.orgId, t.id] }),
     index('out_of_office_user_idx').on(t.orgId, t.userId, t.startsAt),
     check('out_of_office_period_check', sql`${t.endsAt} > ${t.startsAt}`),
   ],

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -12,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import { createdAt, id, orgRowId, timestamps, ts } from './columns';
 
 export const organizations = pgTable('organizations', {
   id: id(),
@@ -87,7 +88,7 @@ export const roles = pgTable(
 export const memberships = pgTable(
   'memberships',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -100,6 +101,7 @@ export const memberships = pgTable(
     ...timestamps(),
   },
   (t) => [
+    primaryKey({ name: 'memberships_pkey', columns: [t.orgId, t.id] }),
     uniqueIndex('memberships_org_user_key').on(t.orgId, t.userId),
     index('memberships_user_idx').on(t.userId),
     index('memberships_role_idx').on(t.roleId),
@@ -109,7 +111,7 @@ export const memberships = pgTable(
 export const teams = pgTable(
   'teams',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -117,27 +119,38 @@ export const teams = pgTable(
     slug: text('slug').notNull(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('teams_org_slug_key').on(t.orgId, t.slug)],
+  (t) => [
+    primaryKey({ name: 'teams_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('teams_org_slug_key').on(t.orgId, t.slug),
+  ],
 );
 
+/** The members of a team; `org_id` is its team's, so both live on the same node. */
 export const teamMembers = pgTable(
   'team_members',
   {
-    teamId: uuid('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull(),
+    teamId: uuid('team_id').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ name: 'team_members_pkey', columns: [t.orgId, t.teamId, t.userId] }),
+    foreignKey({
+      name: 'team_members_team_fk',
+      columns: [t.orgId, t.teamId],
+      foreignColumns: [teams.orgId, teams.id],
+    }).onDelete('cascade'),
+    index('team_members_user_idx').on(t.orgId, t.userId),
+  ],
 );
 
 export const invitations = pgTable(
   'invitations',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -156,6 +169,7 @@ export const invitations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'invitations_pkey', columns: [t.orgId, t.id] }),
     index('invitations_org_idx').on(t.orgId, t.createdAt),
     check('invitations_email_kind', sql`(${t.kind} = 'email') = (${t.email} is not null)`),
     check('invitations_uses', sql`${t.useCount} >= 0 and ${t.useCount} <= ${t.maxUses}`),

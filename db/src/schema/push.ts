@@ -1,14 +1,25 @@
 import { personalApps } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
 
 export const devices = pgTable(
   'devices',
   {
-    id: id(),
+    id: orgRowId(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -20,23 +31,25 @@ export const devices = pgTable(
     platform: text('platform', { enum: ['mobile', 'webpush'] }).notNull(),
     ...timestamps(),
   },
-  (t) => [index('devices_user_idx').on(t.userId), index('devices_org_idx').on(t.orgId)],
+  (t) => [
+    primaryKey({ name: 'devices_pkey', columns: [t.orgId, t.id] }),
+    index('devices_user_idx').on(t.userId),
+    index('devices_org_idx').on(t.orgId),
+  ],
 );
 
 export const pushQueue = pgTable(
   'push_queue',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    itemId: uuid('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id').notNull(),
+    itemId: uuid('item_id'),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     permanentlyFailed: boolean('permanently_failed').notNull().default(false),
@@ -47,6 +60,19 @@ export const pushQueue = pgTable(
   },
   // Entries are found by id (their deliver_push job); a removed device takes its entries along.
   (t) => [
+    primaryKey({ name: 'push_queue_pkey', columns: [t.orgId, t.id] }),
+    // The deliver_push job finds its entry by id alone.
+    index('push_queue_id_idx').on(t.id),
+    foreignKey({
+      name: 'push_queue_device_fk',
+      columns: [t.orgId, t.deviceId],
+      foreignColumns: [devices.orgId, devices.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'push_queue_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('push_queue_device_idx').on(t.deviceId),
     // An item's pushes, replaced once it is decided (push-follow-ups.ts).
     index('push_queue_item_idx').on(t.itemId),

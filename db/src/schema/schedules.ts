@@ -1,14 +1,24 @@
 import type { Layer } from '@beckon/contracts/schedules/schedules.contract';
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, id, timestamps, ts } from './columns';
+import {
+  check,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, timestamps, ts } from './columns';
 import { organizations, users } from './orgs';
 
 /** On-call schedules: layers of people taking turns in a time zone (contracts/src/schedules). */
 export const schedules = pgTable(
   'schedules',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -18,20 +28,21 @@ export const schedules = pgTable(
     layers: jsonb('layers').$type<Layer[]>().notNull(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('schedules_org_name_key').on(t.orgId, t.name)],
+  (t) => [
+    primaryKey({ name: 'schedules_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('schedules_org_name_key').on(t.orgId, t.name),
+  ],
 );
 
 /** A person on call for a period, over a schedule's layers. */
 export const scheduleOverrides = pgTable(
   'schedule_overrides',
   {
-    id: id(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    scheduleId: uuid('schedule_id')
-      .notNull()
-      .references(() => schedules.id, { onDelete: 'cascade' }),
+    scheduleId: uuid('schedule_id').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -40,6 +51,12 @@ export const scheduleOverrides = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'schedule_overrides_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'schedule_overrides_schedule_fk',
+      columns: [t.orgId, t.scheduleId],
+      foreignColumns: [schedules.orgId, schedules.id],
+    }).onDelete('cascade'),
     index('schedule_overrides_schedule_idx').on(t.scheduleId, t.startsAt),
     check('schedule_overrides_period_check', sql`${t.endsAt} > ${t.startsAt}`),
   ],

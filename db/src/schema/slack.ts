@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamps } from './columns';
 import { channels, items } from './items';
 import { organizations, users } from './orgs';
@@ -28,14 +28,19 @@ export const slackRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => slackConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     slackChannelId: text('slack_channel_id').notNull(),
     slackChannelName: text('slack_channel_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'slack_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Slack user of the workspace answers as (one each way per organization). */
@@ -61,9 +66,7 @@ export const slackUserLinks = pgTable(
 export const slackMessages = pgTable(
   'slack_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => slackConnections.orgId, { onDelete: 'cascade' }),
@@ -73,5 +76,12 @@ export const slackMessages = pgTable(
     ts: text('ts').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.slackChannelId] })],
+  (t) => [
+    primaryKey({ name: 'slack_messages_pkey', columns: [t.orgId, t.itemId, t.slackChannelId] }),
+    foreignKey({
+      name: 'slack_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+  ],
 );

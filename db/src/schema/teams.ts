@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamps, ts } from './columns';
 import { channels, items } from './items';
 import { organizations, users } from './orgs';
@@ -53,14 +53,19 @@ export const teamsRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => teamsConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     conversationId: text('conversation_id').notNull(),
     conversationName: text('conversation_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'teams_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Teams user (the bot's id of them, `29:…`) answers as. */
@@ -86,9 +91,7 @@ export const teamsUserLinks = pgTable(
 export const teamsMessages = pgTable(
   'teams_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => teamsConnections.orgId, { onDelete: 'cascade' }),
@@ -96,5 +99,12 @@ export const teamsMessages = pgTable(
     activityId: text('activity_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.conversationId] })],
+  (t) => [
+    primaryKey({ name: 'teams_messages_pkey', columns: [t.orgId, t.itemId, t.conversationId] }),
+    foreignKey({
+      name: 'teams_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+  ],
 );

@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamps } from './columns';
 import { channels, items } from './items';
 import { organizations, users } from './orgs';
@@ -26,14 +26,19 @@ export const telegramRoutes = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => telegramConnections.orgId, { onDelete: 'cascade' }),
-    channelId: uuid('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').notNull(),
     chatId: text('chat_id').notNull(),
     chatTitle: text('chat_title').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.channelId] })],
+  (t) => [
+    foreignKey({
+      name: 'telegram_routes_channel_fk',
+      columns: [t.orgId, t.channelId],
+      foreignColumns: [channels.orgId, channels.id],
+    }).onDelete('cascade'),
+    primaryKey({ columns: [t.orgId, t.channelId] }),
+  ],
 );
 
 /** Which Beckon member a Telegram user answers as (one each way per organization). */
@@ -59,9 +64,7 @@ export const telegramUserLinks = pgTable(
 export const telegramMessages = pgTable(
   'telegram_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => telegramConnections.orgId, { onDelete: 'cascade' }),
@@ -69,5 +72,12 @@ export const telegramMessages = pgTable(
     messageId: text('message_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.chatId] })],
+  (t) => [
+    primaryKey({ name: 'telegram_messages_pkey', columns: [t.orgId, t.itemId, t.chatId] }),
+    foreignKey({
+      name: 'telegram_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
+  ],
 );

@@ -1,5 +1,15 @@
 import { phoneChannels } from '@beckon/contracts/enums';
-import { boolean, index, integer, pgTable, primaryKey, text, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, timestamps, ts } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -59,9 +69,7 @@ export const phoneNumbers = pgTable(
 export const twilioMessages = pgTable(
   'twilio_messages',
   {
-    itemId: uuid('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => twilioConnections.orgId, { onDelete: 'cascade' }),
@@ -76,7 +84,12 @@ export const twilioMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.itemId, t.userId] }),
+    primaryKey({ name: 'twilio_messages_pkey', columns: [t.orgId, t.itemId, t.userId] }),
+    foreignKey({
+      name: 'twilio_messages_item_fk',
+      columns: [t.orgId, t.itemId],
+      foreignColumns: [items.orgId, items.id],
+    }).onDelete('cascade'),
     index('twilio_messages_phone_idx').on(t.orgId, t.phone, t.createdAt),
   ],
 );
@@ -85,11 +98,14 @@ export const twilioMessages = pgTable(
 export const twilioInbound = pgTable(
   'twilio_inbound',
   {
-    messageSid: text('message_sid').primaryKey(),
+    messageSid: text('message_sid').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => twilioConnections.orgId, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [index('twilio_inbound_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'twilio_inbound_pkey', columns: [t.orgId, t.messageSid] }),
+    index('twilio_inbound_created_idx').on(t.createdAt),
+  ],
 );

@@ -149,7 +149,7 @@ describe('members', () => {
     const [team1] = await server.database.sql<{ id: string }[]>`
       insert into teams (org_id, name, slug) values (${org.id}, 'Ops', 'ops') returning id`;
     await server.database
-      .sql`insert into team_members (team_id, user_id) values (${team1!.id}, ${colleague.id})`;
+      .sql`insert into team_members (org_id, team_id, user_id) values (${org.id}, ${team1!.id}, ${colleague.id})`;
     expect((await colleague.api.get('/api/me')).status).toBe(200);
 
     const removed = await owner.post<{ user_id: string; removed_at: string }>(

@@ -44,8 +44,8 @@ beforeAll(async () => {
   const [team] = await sql<{ id: string }[]>`
     insert into teams (org_id, name, slug) values (${orgId}, 'SRE', 'sre') returning id`;
   teamId = team?.id ?? '';
-  await sql`insert into team_members (team_id, user_id, created_at) values
-    (${teamId}, ${carol}, '2026-01-01'), (${teamId}, ${alice}, '2026-01-02')`;
+  await sql`insert into team_members (org_id, team_id, user_id, created_at) values
+    (${orgId}, ${teamId}, ${carol}, '2026-01-01'), (${orgId}, ${teamId}, ${alice}, '2026-01-02')`;
 });
 afterAll(() => server?.close());
 

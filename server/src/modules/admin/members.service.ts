@@ -152,8 +152,7 @@ export async function removeMember(deps: Deps, identity: Identity, userId: strin
               where org_id = ${orgId} and user_id = ${userId} and revoked_at is null`;
     await tx`update api_keys set revoked_at = ${now}
               where org_id = ${orgId} and user_id = ${userId} and revoked_at is null`;
-    await tx`delete from team_members tm using teams t
-              where t.id = tm.team_id and t.org_id = ${orgId} and tm.user_id = ${userId}`;
+    await tx`delete from team_members where org_id = ${orgId} and user_id = ${userId}`;
     await recordOrgChange(tx, identity, 'member.deactivate', { user_id: userId, role_id: member.role_id });
   });
   await fenceCaches(deps);

@@ -18,7 +18,7 @@ const teamView = (row: TeamRow): TeamView => ({ ...row, created_at: row.created_
 
 const SELECT_TEAMS = `
   select t.id, t.name, t.slug, t.created_at,
-         (select count(*)::int from team_members tm where tm.team_id = t.id) as members
+         (select count(*)::int from team_members tm where tm.org_id = t.org_id and tm.team_id = t.id) as members
     from teams t where t.org_id = $1`;
 
 async function findTeam(tx: Queryable, orgId: string, teamId: string): Promise<TeamRow> {
@@ -108,7 +108,7 @@ export async function listTeamMembers(
   const rows = await deps.sql<TeamMemberRow[]>`
     select u.id as user_id, u.email, u.name, tm.created_at as added_at
       from team_members tm join users u on u.id = tm.user_id
-     where tm.team_id = ${teamId}
+     where tm.org_id = ${identity.orgId} and tm.team_id = ${teamId}
      order by tm.created_at, u.id`;
   return rows.map(teamMemberView);
 }
@@ -128,7 +128,8 @@ export async function addTeamMember(
     if (!member) throw AppError.notFound();
     const [added] = await tx<TeamMemberRow[]>`
       with added as (
-        insert into team_members (team_id, user_id) values (${input.team_id}, ${input.user_id})
+        insert into team_members (org_id, team_id, user_id)
+        values (${identity.orgId}, ${input.team_id}, ${input.user_id})
         on conflict do nothing
         returning user_id, created_at)
       select a.user_id, u.email, u.name, a.created_at as added_at from added a join users u on u.id = a.user_id`;
@@ -151,7 +152,8 @@ export async function removeTeamMember(
     await findTeam(tx, identity.orgId, input.team_id);
     const [removed] = await tx<TeamMemberRow[]>`
       delete from team_members tm using users u
-       where tm.team_id = ${input.team_id} and tm.user_id = ${input.user_id} and u.id = tm.user_id
+       where tm.org_id = ${identity.orgId} and tm.team_id = ${input.team_id} and tm.user_id = ${input.user_id}
+         and u.id = tm.user_id
       returning tm.user_id, u.email, u.name, tm.created_at as added_at`;
     if (!removed) throw AppError.notFound();
     await recordOrgChange(tx, identity, 'team.remove_member', {

@@ -144,8 +144,8 @@ export async function peopleOf(sql: Queryable, orgId: string, assignees: Assigne
      where m.org_id = ${orgId}
        and (m.user_id = any(${ids('user')}::uuid[])
             or r.name = any(${roles}::text[])
-            or exists (select 1 from team_members tm join teams t on t.id = tm.team_id
-                        where t.org_id = ${orgId} and tm.team_id = any(${ids('team')}::uuid[])
+            or exists (select 1 from team_members tm
+                        where tm.org_id = ${orgId} and tm.team_id = any(${ids('team')}::uuid[])
                           and tm.user_id = m.user_id))
      order by m.user_id`;
   return rows.map((row) => row.user_id);
@@ -156,8 +156,8 @@ export async function keysOfCaller(sql: Queryable, orgId: string, userId: string
   const rows = await sql<{ key: string }[]>`
     select 'user:' || ${userId}::text as key
     union all
-    select 'team:' || tm.team_id::text from team_members tm join teams t on t.id = tm.team_id
-     where t.org_id = ${orgId} and tm.user_id = ${userId}
+    select 'team:' || tm.team_id::text from team_members tm
+     where tm.org_id = ${orgId} and tm.user_id = ${userId}
     union all
     select 'role:' || r.name from memberships m join roles r on r.id = m.role_id
      where m.org_id = ${orgId} and m.user_id = ${userId}`;

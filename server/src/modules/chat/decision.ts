@@ -42,7 +42,9 @@ export async function decisionOf(deps: Deps, item: ItemView): Promise<Decision> 
       select name, email from users where id = ${by.id}`;
     name = user?.name || user?.email || null;
   } else if (by?.type === 'agent' && by.id) {
-    const [agent] = await deps.sql<{ name: string }[]>`select name from agents where id = ${by.id}`;
+    const [agent] = await deps.sql<
+      { name: string }[]
+    >`select name from agents where org_id = ${item.org_id} and id = ${by.id}`;
     name = agent?.name ?? 'an agent';
   } else if (by?.type === 'policy') {
     // Nobody answered: the item's timeout policy did, and the message must not read as a person's.

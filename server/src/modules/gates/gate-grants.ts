@@ -97,7 +97,7 @@ export async function grantFromAnswer(
       insert into gate_grants (id, org_id, agent_id, user_id, rule, item_id, granted_by, note, expires_at)
       values (uuidv7(), ${identity.orgId}, ${identity.agentId}, ${identity.userId}, ${gate.rule}, ${item.id},
               ${person}, ${note}, ${expires})
-      on conflict (item_id) do nothing
+      on conflict (org_id, item_id) do nothing
       returning ${tx.unsafe(COLUMNS)}`;
     if (created) {
       await recordOrgChange(tx, identity, 'gate.grant', {

@@ -23,8 +23,8 @@ const KINDS = {
     select id, name, description, permissions, created_at from roles where org_id = ${orgId} order by id`,
   team: (sql: Sql, orgId: string) => sql`
     select t.id, t.name, t.slug, coalesce(array_agg(tm.user_id) filter (where tm.user_id is not null), '{}') as members
-      from teams t left join team_members tm on tm.team_id = t.id
-     where t.org_id = ${orgId} group by t.id order by t.id`,
+      from teams t left join team_members tm on tm.org_id = t.org_id and tm.team_id = t.id
+     where t.org_id = ${orgId} group by t.org_id, t.id order by t.id`,
   channel: (sql: Sql, orgId: string) => sql`
     select id, name, mode, description, escalation, created_at from channels where org_id = ${orgId} order by id`,
   template: (sql: Sql, orgId: string) => sql`

@@ -155,9 +155,8 @@ export async function resolveLayers(
     select null::uuid as team_id, user_id, null::timestamptz as joined from memberships where org_id = ${orgId}
     union all
     select tm.team_id, tm.user_id, tm.created_at from team_members tm
-      join teams t on t.id = tm.team_id
       join memberships m on m.user_id = tm.user_id and m.org_id = ${orgId}
-     where t.org_id = ${orgId} and tm.team_id = any(${teamIds}::uuid[])
+     where tm.org_id = ${orgId} and tm.team_id = any(${teamIds}::uuid[])
     order by 1 nulls first, 3, 2`;
   const members = new Set(rows.filter((r) => r.team_id === null).map((r) => r.user_id));
   const teams = new Map<string, string[]>();
