@@ -126,11 +126,11 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       'the service-wide count of open items, read at each metrics scrape: a multi-shard aggregate Citus sums from each shard (an index-only count per shard)',
   },
   {
-    source: 'server/src/modules/admin/teams.service.ts, modules/assignment/assignees.ts, modules/schedules',
-    matches: /\bteam_members\b/,
-    tables: ['team_members'],
+    source: 'db/migrations/0034_team_keys.sql',
+    matches: /^update team_members tm set org_id = t\.org_id from teams t where t\.id = tm\.team_id$/,
+    tables: ['team_members', 'teams'],
     reason:
-      'team_members has no org_id column yet (distribution-pending.ts, no-org-id): it reaches its organization through teams, which these statements filter by org_id',
+      'the migration that gave team members their organization fills the column once from their teams, before any distribution (a migration, run on one database)',
   },
 ];
 

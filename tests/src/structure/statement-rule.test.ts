@@ -94,6 +94,8 @@ describe('the cross-organization statements (db/src/cross-org-statements.ts)', (
     const other = 'select title from items where id = $1';
     expect(unlistedTables(other, unroutedTables(other))).toEqual(['items']);
     const teams = 'select t.id from teams t join team_members tm on tm.team_id = t.id where tm.user_id = $1';
-    expect(unlistedTables(teams, unroutedTables(teams))).toEqual(['teams']);
+    expect(unlistedTables(teams, unroutedTables(teams)).sort()).toEqual(['team_members', 'teams']);
+    const backfill = 'update team_members tm set org_id = t.org_id from teams t where t.id = tm.team_id';
+    expect(unlistedTables(backfill, unroutedTables(backfill))).toEqual([]);
   });
 });
