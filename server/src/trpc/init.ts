@@ -3,6 +3,7 @@ import type { Meta } from '@beckon/contracts/meta';
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { AppError, toAppError, toTrpcCode } from '../errors';
+import { inProcedureSpan } from '../tracing/procedure-spans';
 import type { Context } from './context';
 
 const t = initTRPC
@@ -35,5 +36,14 @@ const databaseGuard = t.middleware(({ ctx, next }) => {
   return watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next();
 });
 
-export const publicProcedure = t.procedure.use(databaseGuard);
+/** A span per procedure call when tracing, around everything else it runs. */
+const procedureSpan = t.middleware(({ path, type, next }) =>
+  inProcedureSpan(path, type, next, (result) => {
+    if (result.ok) return undefined;
+    const { status, body } = toAppError(result.error);
+    return { status, code: body.code };
+  }),
+);
+
+export const publicProcedure = t.procedure.use(procedureSpan).use(databaseGuard);
 export { AppError };
