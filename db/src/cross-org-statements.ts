@@ -29,13 +29,6 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       'a job queued before its payload carried org_id: its organization, read once by the id of the row it names (a fan-out by primary key, once per such job)',
   },
   {
-    source: 'server/src/auth/resolve-identity.ts',
-    matches: /^with credential as \( select s\.user_id, s\.org_id,.* from api_keys k where k\.token_hash = /,
-    tables: ['api_keys'],
-    reason:
-      'credential resolution: an API key is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
-  },
-  {
     source: 'server/src/modules/push/push.service.ts',
     matches:
       /^delete from push_queue q using devices d where d\.device_token = |^delete from devices where device_token = /,
@@ -110,13 +103,6 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
     tables: DISTRIBUTED,
     reason:
       'erasing a person reaches every organization they belonged to (each table referring to users, read from the catalog): a rare multi-shard transaction',
-  },
-  {
-    source: 'server/src/auth/resolve-identity.ts (inbound webhooks)',
-    matches: /^select id, org_id, created_by from inbound_webhooks where token_hash = \$1$/,
-    tables: ['inbound_webhooks'],
-    reason:
-      'an inbound webhook is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
   },
   {
     source: 'server/src/http/metrics.ts (the open-items gauge)',

@@ -83,6 +83,7 @@ export const ZEnv = z
     EMBEDDED_POSTGRES_PORT: port.default(5488),
     RUN_WORKER: bool.default(true),
     IDENTITY_CACHE: bool.default(true),
+    IDENTITY_CACHE_ENTRIES: z.coerce.number().int().positive().default(10_000),
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
