@@ -62,6 +62,15 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       "which organizations have data past their retention periods, once an hour: a multi-shard read co-located by org_id (every join and sub-select pairs org_id), then each organization's batches filter on its org_id",
   },
   {
+    source:
+      'server/src/modules/audit/audit-checkpoints.ts (organizationsAdvanced, the audit_checkpoints cron)',
+    matches:
+      /^select h\.org_id from audit_heads h join organizations o on o\.id = h\.org_id .* where h\.org_id > \$1 and not exists \( select \S+ from audit_entries a where a\.org_id = h\.org_id /,
+    tables: ['audit_heads', 'organizations', 'audit_entries'],
+    reason:
+      "which organizations' audit chains advanced since their last checkpoint, once per AUDIT_CHECKPOINT_MINUTES: a multi-shard read co-located by org_id (the join and the sub-select pair org_id), a page of organizations at a time; each organization's checkpoint then filters on its org_id",
+  },
+  {
     source: 'server/src/modules/invitations/invitations.service.ts (findInvitation by code)',
     matches:
       /^select i\.id, i\.org_id, .* from invitations i join roles r on r\.id = i\.role_id join organizations o on o\.id = i\.org_id where i\.code_hash = \$1/,
