@@ -69,6 +69,9 @@ export const SERVER_ENV = {
   RATE_LIMIT_API: '1000000000/1m',
   // Every connection of the load comes from one address: more bodies in flight than one client may hold.
   HTTP_MAX_BODIES_PER_ADDRESS: '10000',
+  // autocannon keeps sending on a socket the server asked to close (`Connection: close` after
+  // HTTP_MAX_REQUESTS_PER_SOCKET), and Node answers those requests 503 without running them.
+  HTTP_MAX_REQUESTS_PER_SOCKET: '0',
 };
 
 /**

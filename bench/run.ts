@@ -189,7 +189,9 @@ try {
 
   console.log(`\n${table(results)}\n`);
   for (const note of notes) console.log(note);
-  if (results.some((r) => r.errors || r.non2xx)) throw new Error('a scenario had failed requests');
+  const failed = results.filter((r) => r.errors || r.non2xx);
+  if (failed.length)
+    throw new Error(`failed requests: ${failed.map((r) => `${r.name} ${JSON.stringify(r.statuses)}`).join('; ')}`);
 } finally {
   await server.stop();
   await database.stop();
