@@ -10,12 +10,12 @@ import {
   startReceiver,
   startTestServer,
   statelessRequest,
+  TASKS_EXTENSION as TASKS,
   type TestDatabase,
   type TestServer,
 } from '../harness';
 
 const REVISION = STATELESS_REVISION;
-const TASKS = 'io.modelcontextprotocol/tasks';
 const FORM = { id: 'go', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
 type Tool = { name: string; description: string; inputSchema: Record<string, unknown> };

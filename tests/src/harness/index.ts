@@ -18,6 +18,7 @@ export {
   type StatelessAnswer,
   type StatelessOptions,
   statelessRequest,
+  TASKS_EXTENSION,
 } from './mcp';
 export { freePort } from './ports';
 export { type Received, receiverPool, startReceiver } from './receiver';

@@ -43,7 +43,7 @@ export async function mcpError(promise: Promise<unknown>): Promise<McpError> {
 
 /** The newest, stateless revision: each request names its revision and the client's capabilities. */
 export const STATELESS_REVISION = '2026-07-28';
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export type StatelessAnswer = {
   jsonrpc: string;
