@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, ensureDatabase, startEmbeddedPostgres, withDatabase } from '@beckon/db';
-import { generateToken, hashToken } from '@beckon/server/auth/tokens';
+import { generateOrgToken, generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { migrateAll } from '@beckon/server/database';
 import autocannon from 'autocannon';
 import { runScript, untilHealthy } from '../scripts/cluster/processes';
@@ -69,15 +69,24 @@ export const SERVER_ENV = {
   RATE_LIMIT_API: '1000000000/1m',
   // Every connection of the load comes from one address: more bodies in flight than one client may hold.
   HTTP_MAX_BODIES_PER_ADDRESS: '10000',
+  // autocannon keeps sending on a socket the server asked to close (`Connection: close` after
+  // HTTP_MAX_REQUESTS_PER_SOCKET), and Node answers those requests 503 without running them.
+  HTTP_MAX_REQUESTS_PER_SOCKET: '0',
 };
 
 /**
  * Raised caps on what callers hold open (HOLDS_PER_*, docs/configuration.md) for `streams` event
- * streams from one benchmark: one person's keys, and one process, hold them all.
+ * streams from one benchmark: one person's keys, and one process, hold them all; and an identity
+ * cache that keeps every stream's credential (IDENTITY_CACHE_ENTRIES), as an operator sets it.
  */
 export const holdsFor = (streams: number) => {
   const cap = String(streams + 100);
-  return { HOLDS_PER_CREDENTIAL: cap, HOLDS_PER_USER: cap, HOLDS_PER_PROCESS: cap };
+  return {
+    HOLDS_PER_CREDENTIAL: cap,
+    HOLDS_PER_USER: cap,
+    HOLDS_PER_PROCESS: cap,
+    IDENTITY_CACHE_ENTRIES: String(Math.max(10_000, streams + 1000)),
+  };
 };
 
 /**
@@ -178,7 +187,7 @@ export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
 
 /** An agent of the organization and an API key for it (acting for the organization's first owner). */
 export async function agentKey(sql: ReturnType<typeof createDb>['sql'], orgId: string) {
-  const key = generateToken();
+  const key = generateOrgToken(orgId);
   await sql`
     with owner as (select user_id from memberships where org_id = ${orgId} limit 1),
          agent as (insert into agents (org_id, name) values (${orgId}, 'bench-agent') returning id)

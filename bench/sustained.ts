@@ -1,4 +1,4 @@
-import { generateToken, hashToken } from '@beckon/server/auth/tokens';
+import { generateOrgToken, hashToken } from '@beckon/server/auth/tokens';
 import { holdsFor, SERVER_ENV, signedInOwner, startCompiledResource } from './lib';
 import {
   type Calls,
@@ -42,7 +42,7 @@ export async function sustainedLoad(
   database: { sql: Sql; url: string; stop: () => Promise<void> },
   options: SustainedOptions,
 ) {
-  const openFiles = raiseOpenFiles();
+  const openFiles = raiseOpenFiles(options.streams + 1000);
   if (openFiles < options.streams + 1000) {
     throw new Error(`${options.streams} streams need more open files than this shell allows (${openFiles})`);
   }
@@ -190,7 +190,7 @@ const databaseSize = async (sql: Sql) =>
 
 /** `count` agents of the organization, each with an API key acting for its owner; their raw keys. */
 async function agentKeys(sql: Sql, orgId: string, count: number): Promise<string[]> {
-  const keys = Array.from({ length: count }, () => generateToken());
+  const keys = Array.from({ length: count }, () => generateOrgToken(orgId));
   await sql`
     with input as (select hash, n::int from unnest(${keys.map(hashToken)}::text[]) with ordinality as t(hash, n)),
          owner as (select user_id from memberships where org_id = ${orgId} limit 1),

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { generateToken, hashToken } from '@beckon/server/auth/tokens';
+import { generateOrgToken, generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { holdsFor, percentile, startCompiledResource } from './lib';
 
 type Sql = import('@beckon/db').Sql;
@@ -18,7 +19,7 @@ export async function waitingAgents(
   databaseUrl: string,
   options: { streams: number; answers: number; perSecond: number; idleSeconds: number },
 ) {
-  const openFiles = raiseOpenFiles();
+  const openFiles = raiseOpenFiles(options.streams + 1000);
   if (openFiles < options.streams + 1000) {
     throw new Error(`${options.streams} streams need more open files than this shell allows (${openFiles})`);
   }
@@ -84,13 +85,27 @@ const commits = async (sql: Sql) =>
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
-/** This process's open-file limit raised to the hard limit (prlimit); children inherit it. */
-export function raiseOpenFiles(): number {
-  const limits = readFileSync('/proc/self/limits', 'utf8');
-  const [, soft = '0', hard = '0'] = /Max open files\s+(\S+)\s+(\S+)/.exec(limits) ?? [];
-  if (soft === hard) return Number(soft);
-  execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${hard}:${hard}`]);
-  return Number(hard);
+/**
+ * This process's open-file limit raised (prlimit) to `wanted`, or as far as the hard limit goes
+ * when it may not raise that (only root may); children inherit it. Returns the limit reached.
+ */
+export function raiseOpenFiles(wanted = 0): number {
+  const limits = () => {
+    const text = readFileSync('/proc/self/limits', 'utf8');
+    const [, soft = '0', hard = '0'] = /Max open files\s+(\S+)\s+(\S+)/.exec(text) ?? [];
+    return { soft: Number(soft), hard: Number(hard) };
+  };
+  const { soft, hard } = limits();
+  if (soft >= wanted && soft === hard) return soft;
+  const target = Math.max(wanted, hard);
+  try {
+    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${target}:${target}`], {
+      stdio: 'ignore',
+    });
+  } catch {
+    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${hard}:${hard}`]);
+  }
+  return limits().soft;
 }
 
 export const residentBytes = (pid: number) =>
@@ -108,15 +123,14 @@ type Agent = { key: string; itemId: string };
 /** An Enterprise organization with an owner, and `count` agents each with a key and one open item. */
 async function waitingOrganization(sql: Sql, count: number) {
   const ownerToken = generateToken();
-  const keys = Array.from({ length: count }, () => generateToken());
+  const orgId = randomUUID();
+  const keys = Array.from({ length: count }, () => generateOrgToken(orgId));
   const form = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?' }] };
   const agents: Agent[] = new Array(count);
   await sql.begin(async (tx) => {
-    const [org] =
-      await tx`insert into organizations (name, slug) values ('Waiting', 'waiting-' || gen_random_uuid()) returning id`;
+    await tx`insert into organizations (id, name, slug) values (${orgId}, 'Waiting', 'waiting-' || gen_random_uuid())`;
     const [user] =
       await tx`insert into users (email) values ('waiting-' || gen_random_uuid() || '@example.test') returning id`;
-    const orgId = org!.id as string;
     await tx`insert into memberships (org_id, user_id, role_id)
              select ${orgId}, ${user!.id}, id from roles where name = 'owner' and is_system`;
     await tx`insert into sessions (token_hash, user_id, org_id, origin, expires_at)
@@ -147,7 +161,9 @@ export async function openAll(
   const opener = async () => {
     for (let index = next++; index < agents.length; index = next++) {
       sockets.push(
-        await openStream(`${url}/mcp/sse`, agents[index]!.key, () => answered(index, performance.now())),
+        await openStream(`${url}/mcp/sse`, agents[index]!.key, index, () =>
+          answered(index, performance.now()),
+        ),
       );
     }
   };
@@ -155,12 +171,22 @@ export async function openAll(
   return sockets;
 }
 
+/**
+ * Loopback connections per source address, well under the ~28,000 ephemeral ports one address
+ * has: further streams come from 127.0.0.2, 127.0.0.3 and on (all of 127.0.0.0/8 is loopback).
+ */
+const STREAMS_PER_ADDRESS = 10_000;
+
 /** An SSE connection; `onAnswered` for each `item.answered` frame that arrives. Resolves with its socket once open. */
-function openStream(url: string, key: string, onAnswered: () => void) {
+function openStream(url: string, key: string, index: number, onAnswered: () => void) {
   return new Promise<import('node:net').Socket>((resolve, reject) => {
     const request = http.get(
       url,
-      { agent: false, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } },
+      {
+        agent: false,
+        localAddress: `127.0.0.${1 + Math.floor(index / STREAMS_PER_ADDRESS)}`,
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      },
       (response) => {
         if (response.statusCode !== 200) return reject(new Error(`stream: ${response.statusCode}`));
         response.setEncoding('utf8');

@@ -29,13 +29,6 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       'a job queued before its payload carried org_id: its organization, read once by the id of the row it names (a fan-out by primary key, once per such job)',
   },
   {
-    source: 'server/src/auth/resolve-identity.ts',
-    matches: /^with credential as \( select s\.user_id, s\.org_id,.* from api_keys k where k\.token_hash = /,
-    tables: ['api_keys'],
-    reason:
-      'credential resolution: an API key is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
-  },
-  {
     source: 'server/src/modules/push/push.service.ts',
     matches:
       /^delete from push_queue q using devices d where d\.device_token = |^delete from devices where device_token = /,
@@ -67,6 +60,15 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
     tables: ['subscriptions', 'organizations', 'retention_policies', 'audit_heads', 'audit_entries'],
     reason:
       "which organizations have data past their retention periods, once an hour: a multi-shard read co-located by org_id (every join and sub-select pairs org_id), then each organization's batches filter on its org_id",
+  },
+  {
+    source:
+      'server/src/modules/audit/audit-checkpoints.ts (organizationsAdvanced, the audit_checkpoints cron)',
+    matches:
+      /^select h\.org_id from audit_heads h join organizations o on o\.id = h\.org_id .* where h\.org_id > \$1 and not exists \( select \S+ from audit_entries a where a\.org_id = h\.org_id /,
+    tables: ['audit_heads', 'organizations', 'audit_entries'],
+    reason:
+      "which organizations' audit chains advanced since their last checkpoint, once per AUDIT_CHECKPOINT_MINUTES: a multi-shard read co-located by org_id (the join and the sub-select pair org_id), a page of organizations at a time; each organization's checkpoint then filters on its org_id",
   },
   {
     source: 'server/src/modules/invitations/invitations.service.ts (findInvitation by code)',
@@ -110,13 +112,6 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
     tables: DISTRIBUTED,
     reason:
       'erasing a person reaches every organization they belonged to (each table referring to users, read from the catalog): a rare multi-shard transaction',
-  },
-  {
-    source: 'server/src/auth/resolve-identity.ts (inbound webhooks)',
-    matches: /^select id, org_id, created_by from inbound_webhooks where token_hash = \$1$/,
-    tables: ['inbound_webhooks'],
-    reason:
-      'an inbound webhook is found by the hash of its token before any organization is known (a fan-out by a unique hash; routable once the token carries its organization)',
   },
   {
     source: 'server/src/http/metrics.ts (the open-items gauge)',

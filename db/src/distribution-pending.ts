@@ -25,10 +25,8 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   'primary-key-without-org-id': ['events events_pkey'],
   // add org_id to the key, or move a global lookup (a token hash) to the coordinator
   'unique-without-org-id': [
-    'api_keys api_keys_token_hash_unique',
     'devices devices_device_token_unique',
     'events events_id_unique',
-    'inbound_webhooks inbound_webhooks_token_hash_unique',
     'invitations invitations_code_hash_unique',
     'organizations organizations_slug_unique',
   ],

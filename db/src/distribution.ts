@@ -49,7 +49,10 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
 
   { table: 'organizations', class: 'distributed', column: 'id', reason: 'the co-location root, by its id' },
   distributed('agents'),
-  distributed('api_keys', 'resolved by token hash today: needs the organization in the token'),
+  distributed(
+    'api_keys',
+    'found by the organization its key names and the hash (legacy_credentials for older keys)',
+  ),
   distributed('escalation_policies'),
   distributed('channels'),
   distributed('items'),
@@ -72,7 +75,7 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
   distributed('events', 'its global seq orders the stream: needs a per-organization order'),
   distributed('gate_grants'),
   distributed('idempotency_keys'),
-  distributed('inbound_webhooks', 'resolved by token hash today: needs the organization in the token'),
+  distributed('inbound_webhooks', 'found like API keys: the organization its token names, and the hash'),
   distributed('invitations', 'accepted by code hash today: needs the organization with the code'),
   distributed('mcp_tasks'),
   distributed('memberships', 'also read by user_id (the organization switcher): a fan-out query'),
@@ -106,6 +109,10 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
   distributed('phone_numbers'),
   distributed('working_hours'),
 
+  local(
+    'legacy_credentials',
+    'the organization of API keys and inbound tokens made before tokens named it, by hash',
+  ),
   local('sessions', "a person's sign-in, found by token hash; points at the organization selected"),
   local('webauthn_challenges', 'short-lived sign-in challenges, beside sessions'),
   local('magic_link_tokens', 'sign-in links found by token hash before any organization is known'),

@@ -49,7 +49,9 @@ export async function createDeps(
   );
   const resource = kind === 'resource';
   const credentials =
-    resource && env.IDENTITY_CACHE ? new CredentialCache(() => clock().getTime()) : undefined;
+    resource && env.IDENTITY_CACHE
+      ? new CredentialCache(() => clock().getTime(), env.IDENTITY_CACHE_ENTRIES)
+      : undefined;
   const orgFacts = resource && env.IDENTITY_CACHE ? new OrgFacts() : undefined;
   const listener =
     credentials && orgFacts ? await new Invalidations([credentials, orgFacts]).listen(url) : undefined;

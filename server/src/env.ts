@@ -83,6 +83,7 @@ export const ZEnv = z
     EMBEDDED_POSTGRES_PORT: port.default(5488),
     RUN_WORKER: bool.default(true),
     IDENTITY_CACHE: bool.default(true),
+    IDENTITY_CACHE_ENTRIES: z.coerce.number().int().positive().default(10_000),
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
@@ -235,6 +236,18 @@ export const ZEnv = z
     OAUTH_CLIENT_UNUSED_HOURS: z.coerce.number().int().min(1).default(24),
     /** Rows one statement of the retention and deletion jobs removes: each is a short transaction. */
     RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+    /**
+     * How often each organization whose audit chain advanced gets a signed checkpoint, in
+     * minutes: a divisor of 60 or whole hours dividing 24, so that it is a crontab line; 0 or
+     * `off`: never.
+     */
+    AUDIT_CHECKPOINT_MINUTES: z
+      .preprocess((v) => (v === 'off' ? 0 : v), z.coerce.number().int())
+      .refine(
+        (m) => m === 0 || (m > 0 && m < 60 && 60 % m === 0) || (m >= 60 && m % 60 === 0 && 1440 % m === 0),
+        'must be 0 (off), a divisor of 60, or whole hours dividing 24 (60, 120, 180, 240, 360, 480, 720, 1440)',
+      )
+      .default(60),
   })
   .superRefine((env, ctx) => {
     // Without mail, POST /auth/magic-link answers the sign-in token to the caller: fine on this

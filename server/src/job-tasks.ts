@@ -112,6 +112,8 @@ export const JOB_TASKS = {
   prune_expired: z.unknown(),
   /** The hourly retention run (modules/retention/apply-retention.ts): no payload of its own. */
   apply_retention: z.unknown(),
+  /** Signed checkpoints of the chains that advanced (modules/audit/audit-checkpoints.ts). */
+  audit_checkpoints: z.unknown(),
   /** A closed organization's data, removed in batches (modules/retention/org-deletion.ts). */
   delete_organization: z.object({ org_id: z.uuid() }),
 } as const;

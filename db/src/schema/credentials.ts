@@ -8,6 +8,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, orgRowId, ts } from './columns';
@@ -62,7 +63,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: orgRowId(),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -83,6 +84,8 @@ export const apiKeys = pgTable(
   },
   (t) => [
     primaryKey({ name: 'api_keys_pkey', columns: [t.orgId, t.id] }),
+    // Found by the organization its key names and the key's hash (auth/tokens.ts, orgOfToken).
+    unique('api_keys_org_token_hash_unique').on(t.orgId, t.tokenHash),
     foreignKey({
       name: 'api_keys_agent_fk',
       columns: [t.orgId, t.agentId],
@@ -92,6 +95,17 @@ export const apiKeys = pgTable(
     index('api_keys_agent_idx').on(t.agentId),
   ],
 );
+
+/**
+ * The organization of each API key and inbound webhook made before their tokens named it: the
+ * small lookup that lets those old tokens keep working once keys are found by organization. It
+ * stays on the coordinator of a distributed database (db/src/distribution.ts); new tokens never
+ * need it.
+ */
+export const legacyCredentials = pgTable('legacy_credentials', {
+  tokenHash: text('token_hash').primaryKey(),
+  orgId: uuid('org_id').notNull(),
+});
 
 export const magicLinkTokens = pgTable(
   'magic_link_tokens',

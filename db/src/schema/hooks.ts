@@ -1,6 +1,16 @@
 import { deliveryKinds } from '@beckon/contracts/enums';
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, orgRowId, timestamps } from './columns';
 import { items } from './items';
 import { organizations, users } from './orgs';
@@ -37,12 +47,13 @@ export const inboundWebhooks = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ name: 'inbound_webhooks_pkey', columns: [t.orgId, t.id] }),
+    unique('inbound_webhooks_org_token_hash_unique').on(t.orgId, t.tokenHash),
     index('inbound_webhooks_org_idx').on(t.orgId, t.createdAt),
   ],
 );

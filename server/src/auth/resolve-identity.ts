@@ -3,7 +3,7 @@ import type { Sql } from '@beckon/db';
 import type { Clock } from '../clock';
 import type { CredentialCache } from './credential-cache';
 import type { Identity } from './identity';
-import { hashToken } from './tokens';
+import { hashToken, orgOfToken } from './tokens';
 
 type Row = {
   user_id: string;
@@ -45,7 +45,7 @@ export async function resolveIdentity(
       union all
       select k.user_id, k.org_id, k.agent_id, 'api_key', null, k.id::text, null, k.item_access, k.expires_at, 2
         from api_keys k
-       where k.token_hash = ${hash} and k.revoked_at is null
+       where k.org_id = ${credentialOrg(sql, token, hash)} and k.token_hash = ${hash} and k.revoked_at is null
          and (k.expires_at is null or k.expires_at > ${now})
       union all
       select o.user_id, o.org_id, null, 'oauth', o.client_id, o.id_hash, o.payload->>'scope', null,
@@ -79,6 +79,17 @@ export async function resolveIdentity(
 }
 
 /**
+ * The organization an API key or inbound webhook token belongs to, in SQL: the one it names, or
+ * for a token made before tokens named it, the one recorded for its hash (legacy_credentials).
+ */
+const credentialOrg = (sql: Sql, token: string, hash: string) => {
+  const named = orgOfToken(token);
+  return named
+    ? sql`${named}::uuid`
+    : sql`(select org_id from legacy_credentials where token_hash = ${hash})`;
+};
+
+/**
  * A session acts with its role. An API key, and a third-party client's OAuth token, act as an
  * agent: the role intersected with the agent permissions, and for a token also with its scopes.
  */
@@ -95,8 +106,10 @@ function permissionsOf(row: Row): string[] {
  * (`items.write`), as the webhook (actorOf). Stored hashed; an unknown token is null.
  */
 export async function resolveInboundToken(sql: Sql, token: string): Promise<Identity | null> {
+  const hash = hashToken(token);
   const [hook] = await sql<{ id: string; org_id: string; created_by: string | null }[]>`
-    select id, org_id, created_by from inbound_webhooks where token_hash = ${hashToken(token)}`;
+    select id, org_id, created_by from inbound_webhooks
+     where org_id = ${credentialOrg(sql, token, hash)} and token_hash = ${hash}`;
   if (!hook) return null;
   return {
     userId: hook.created_by ?? hook.id,

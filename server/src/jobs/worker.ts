@@ -1,5 +1,7 @@
 import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
 import type { Deps } from '../deps';
+import type { Env } from '../env';
+import { checkpointOrganizations } from '../modules/audit/audit-checkpoints';
 import * as discord from '../modules/discord/deliver-discord';
 import { escalateItem } from '../modules/items/changes/escalate-item';
 import { repeatItem } from '../modules/items/changes/repeat-item';
@@ -80,14 +82,28 @@ function tasks(deps: Deps): TaskList {
       const report = await applyRetention(deps);
       deps.log.info({ report }, 'applied retention periods');
     },
+    audit_checkpoints: async () => {
+      const report = await checkpointOrganizations(deps);
+      deps.log.info({ report }, 'signed audit checkpoints');
+    },
     delete_organization: async (payload) => {
       await deleteOrganization(deps, payload);
     },
   };
 }
 
-/** Retention runs in its own queue: one run at a time, however long one takes. */
-const CRONTAB = ['17 * * * * prune_expired', '47 * * * * apply_retention ?queue=retention'].join('\n');
+/**
+ * The recurring jobs. Retention and checkpoints run in queues of their own: one run at a time,
+ * however long one takes.
+ */
+export function crontab(env: Env): string {
+  const lines = ['17 * * * * prune_expired', '47 * * * * apply_retention ?queue=retention'];
+  const minutes = env.AUDIT_CHECKPOINT_MINUTES;
+  const hours = minutes / 60;
+  const schedule = minutes < 60 ? `*/${minutes} * * * *` : `7 ${hours === 1 ? '*' : `*/${hours}`} * * *`;
+  if (minutes > 0) lines.push(`${schedule} audit_checkpoints ?queue=audit_checkpoints`);
+  return lines.join('\n');
+}
 
 export type WorkerHandle = {
   /** The id of the graphile-worker pool running now (a new one after a restart). */
@@ -120,7 +136,7 @@ export async function startWorker(
       concurrency: deps.env.WORKER_CONCURRENCY,
       maxPoolSize: deps.env.WORKER_CONCURRENCY + 2,
       taskList: taskList(deps),
-      crontab: CRONTAB,
+      crontab: crontab(deps.env),
       logger,
       pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
       // Fetch and complete jobs in batches: far fewer round trips per job (see docs/benchmarks.md).

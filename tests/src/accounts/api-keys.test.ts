@@ -82,7 +82,8 @@ describe('API keys', () => {
     const { auth, agent, org, user } = await teamOwner();
     const created = await createKey(auth, agent.id);
     expect(created.status).toBe(201);
-    expect(created.body.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The organization, then the secret (auth/tokens.ts): found by organization and hash.
+    expect(created.body.key).toMatch(/^bk_[A-Za-z0-9_-]{22}_[A-Za-z0-9_-]{43}$/);
     const me = await server.resource.as(created.body.key).get('/api/me');
     expect(me.body).toEqual({
       user_id: user.id,

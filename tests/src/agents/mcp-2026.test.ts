@@ -1,25 +1,23 @@
 // Longer than 300 lines: the stateless revision over two processes (discovery, tools, headers, tasks, subscriptions).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type StatelessAnswer as Answer,
   createTestDatabase,
   Factories,
   MCP_ACCEPT,
+  STATELESS_REVISION,
+  type StatelessOptions,
   startReceiver,
   startTestServer,
+  statelessRequest,
+  TASKS_EXTENSION as TASKS,
   type TestDatabase,
   type TestServer,
 } from '../harness';
 
-const REVISION = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
+const REVISION = STATELESS_REVISION;
 const FORM = { id: 'go', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 
-type Answer = {
-  jsonrpc: string;
-  id: unknown;
-  result?: Record<string, unknown> & { _meta?: Record<string, unknown> };
-  error?: { code: number; message: string; data?: unknown };
-};
 type Tool = { name: string; description: string; inputSchema: Record<string, unknown> };
 type Item = { id: string; status: string; response: Record<string, unknown> | null };
 
@@ -48,57 +46,11 @@ async function agentAccount() {
   return { ...account, key, otherAgent, person: second.resource.as(account.token) };
 }
 
-type Options = {
-  server?: TestServer;
-  tasks?: boolean;
-  /** The client's elicitation capability (form, url or both). */
-  elicitation?: Record<string, unknown>;
-  headers?: Record<string, string>;
-  meta?: Record<string, unknown>;
-  path?: string;
-  id?: number | string;
-};
+type Options = StatelessOptions & { server?: TestServer };
 
-/** One 2026-07-28 request, headers mirrored from the body as a conforming client sends them. */
-async function rpc(
-  token: string,
-  method: string,
-  params: Record<string, unknown> = {},
-  options: Options = {},
-) {
-  const named =
-    method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : params.uri;
-  const response = await fetch(`${(options.server ?? first).resource.baseUrl}${options.path ?? '/mcp'}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: MCP_ACCEPT,
-      'mcp-protocol-version': REVISION,
-      'mcp-method': method,
-      ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
-      ...options.headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: options.id ?? 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': REVISION,
-          'io.modelcontextprotocol/clientInfo': { name: 'beckon-test', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': {
-            ...(options.tasks ? { extensions: { [TASKS]: {} } } : {}),
-            ...(options.elicitation ? { elicitation: options.elicitation } : {}),
-          },
-          ...options.meta,
-        },
-      },
-    }),
-  });
-  return { status: response.status, body: (await response.json()) as Answer };
-}
+/** One 2026-07-28 request to `first` (or `options.server`). */
+const rpc = (token: string, method: string, params: Record<string, unknown> = {}, options: Options = {}) =>
+  statelessRequest((options.server ?? first).resource.baseUrl, token, method, params, options);
 
 const itemOf = (result: Record<string, unknown>) => result.structuredContent as Item;
 

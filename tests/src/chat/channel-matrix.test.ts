@@ -1,3 +1,4 @@
+import { answerSourceWords } from '@beckon/contracts/enums';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMail } from '../email/mail';
 import { follow } from '../email/setup';
@@ -39,8 +40,9 @@ import {
 
 /**
  * One item, every channel at once: routed to a Slack channel, a Telegram group, a Discord channel
- * and a Teams channel, and sent to its assignee's DMs in each of them, phone, device and mailbox. Answered
- * from each channel in turn, every other channel is told who answered and where: each pair.
+ * and a Teams channel, and sent to its assignees: Bob's DMs in each of them, his phone, device and
+ * mailbox, and Carol's WhatsApp. Answered from each channel in turn, every other channel is told who
+ * answered and where: each pair.
  */
 
 let server: TestServer;
@@ -57,6 +59,7 @@ let agent: HttpClient;
 let orgId: string;
 let opsId: string;
 let bob: { id: string; api: HttpClient };
+let carol: { id: string; api: HttpClient };
 
 const TEAM = { id: 'TMATRIX', name: 'Matrix', channels: { COPS: 'ops' }, users: { UBOB: 'bob' } };
 const GROUP = -1007777;
@@ -64,6 +67,8 @@ const BOB_TELEGRAM = 9001;
 const CHANNEL = '778899001122334455';
 const BOB_DISCORD = '889900112233445566';
 const BOB_PHONE = '+15554440001';
+const CAROL_PHONE = '+15554440002';
+const CAROL_WHATSAPP = `whatsapp:${CAROL_PHONE}`;
 const BOB_TEAMS = '29:1bob-matrix';
 
 beforeAll(async () => {
@@ -86,6 +91,7 @@ beforeAll(async () => {
   await onPlan(server, orgId, 'team');
   opsId = (await owner.post<{ id: string }>('/api/channels', { name: 'ops', mode: 'open' })).body.id;
   bob = await team.join('member');
+  carol = await team.join('member');
 
   await connect(server, slack, owner, TEAM);
   await owner.put(`/api/slack/routes/${opsId}`, { slack_channel_id: 'COPS' });
@@ -115,6 +121,7 @@ beforeAll(async () => {
 
   await connectTwilio(owner);
   await verifyPhone(twilio, bob.api, BOB_PHONE);
+  await verifyPhone(twilio, carol.api, CAROL_PHONE, 'whatsapp');
   await bob.api.post('/api/push/register', { device_token: `phone-${bob.id}`, platform: 'mobile' });
   await bob.api.put('/api/me/email', { enabled: true });
   const [user] = await server.database.sql<{ email: string }[]>`select email from users where id = ${bob.id}`;
@@ -128,7 +135,11 @@ afterAll(async () => {
 const mentioning = <T extends { params?: unknown; body?: unknown }>(calls: T[], ...texts: string[]) =>
   calls.filter((c) => texts.every((text) => JSON.stringify(c.params ?? c.body).includes(text)));
 
-type Channel = 'slack' | 'telegram' | 'discord' | 'teams' | 'sms' | 'push' | 'email';
+type Channel = 'slack' | 'telegram' | 'discord' | 'teams' | 'sms' | 'whatsapp' | 'push' | 'email';
+
+/** A text to a phone (SMS or WhatsApp) that says the item was answered, by whom and where. */
+const toldByText = (to: string) => (via: Channel, title: string) => () =>
+  twilio.waitForMessage(to, new RegExp(`${title}\\nAnswered by .* ${answerSourceWords[via]}`));
 
 /** The answer buttons of the mail Bob got for the item (their links reach this server). */
 async function mailButtons(title: string) {
@@ -157,7 +168,7 @@ const askingPush = (itemId: string) =>
   );
 
 /** How each channel says an answer came from another (chat messages name it, texts and pushes say it). */
-const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknown>> = {
+const SAID: Record<Channel, (via: Channel, title: string) => () => Promise<unknown>> = {
   slack: (via, title) => () =>
     eventually(
       async () => mentioning(slack.of('chat.update'), title, `via ${via}`),
@@ -188,8 +199,8 @@ const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknow
         ),
       (edits) => edits.length >= 2,
     ),
-  sms: (via, title) => () =>
-    twilio.waitForMessage(BOB_PHONE, new RegExp(`${title}\\nAnswered by .* ${LABEL[via]}`)),
+  sms: toldByText(BOB_PHONE),
+  whatsapp: toldByText(CAROL_WHATSAPP),
   email: (_via, title) => async () => {
     const [yes] = await mailButtons(title);
     const closed = await follow(yes ?? '', 'POST');
@@ -202,21 +213,12 @@ const SAID: Record<Channel, (via: string, title: string) => () => Promise<unknow
         server.database.sql`
           select 1 from push_queue
            where payload->>'title' = ${title} and payload->>'closed' = 'true'
-             and payload->>'body' like ${`%${LABEL[via]}%`}`,
+             and payload->>'body' like ${`%${answerSourceWords[via]}%`}`,
       (rows) => rows.length === 1,
     ),
 };
-const LABEL: Record<string, string> = {
-  slack: 'in Slack',
-  telegram: 'in Telegram',
-  discord: 'in Discord',
-  teams: 'in Microsoft Teams',
-  sms: 'by SMS',
-  email: 'by email',
-  push: 'from a notification',
-};
 
-/** Answers "Yes" from one channel as Bob. */
+/** Answers "Yes" from one channel: as Carol on WhatsApp, as Bob everywhere else. */
 const ANSWER: Record<Channel, (item: Item & { title: string }) => Promise<unknown>> = {
   slack: async (item) => {
     const [post] = mentioning(slack.of('chat.postMessage'), item.id).filter(
@@ -238,6 +240,7 @@ const ANSWER: Record<Channel, (item: Item & { title: string }) => Promise<unknow
   teams: (item) =>
     teamsActivity(server, teams, orgId, teamsCardAction(BOB_TEAMS, 'answer', { action: `a:${item.id}:0` })),
   sms: () => textIn(server, orgId, { from: BOB_PHONE, body: 'yes' }),
+  whatsapp: () => textIn(server, orgId, { from: CAROL_WHATSAPP, body: 'yes' }),
   email: async (item) => {
     const [yes] = await mailButtons(item.title);
     return follow(yes ?? '', 'POST');
@@ -251,17 +254,17 @@ const ANSWER: Record<Channel, (item: Item & { title: string }) => Promise<unknow
 
 describe('one answer, every channel told', () => {
   for (const via of Object.keys(ANSWER) as Channel[]) {
-    it(`answered ${LABEL[via]}: every other channel says so`, async () => {
+    it(`answered ${answerSourceWords[via]}: every other channel says so`, async () => {
       const title = `Matrix round ${via}`;
       const item = (
         await agent.post<Item & { title: string }>('/api/items', {
           title,
           channel_id: opsId,
           form: YES_NO,
-          assignees: [{ type: 'user', id: bob.id }],
+          assignees: [bob, carol].map(({ id }) => ({ type: 'user', id })),
         })
       ).body;
-      // Everywhere first: the channel route and the DM of each app, the text, the push.
+      // Everywhere first: the channel route and the DM of each app, the texts, the push.
       await eventually(
         async () => [
           mentioning(slack.of('chat.postMessage'), item.id).length,
@@ -277,7 +280,7 @@ describe('one answer, every channel told', () => {
         ],
         (counts) => counts.every((n) => n === 2),
       );
-      await twilio.waitForMessage(BOB_PHONE, title);
+      await Promise.all([BOB_PHONE, CAROL_WHATSAPP].map((to) => twilio.waitForMessage(to, title)));
       await Promise.all([mailButtons(title), askingPush(item.id)]);
 
       await ANSWER[via](item);
@@ -285,7 +288,8 @@ describe('one answer, every channel told', () => {
         async () => (await agent.get<Item>(`/api/items/${item.id}`)).body,
         (current) => current.status === 'answered',
       );
-      expect(answered).toMatchObject({ answered_via: via, answered_by: { type: 'user', id: bob.id } });
+      const by = via === 'whatsapp' ? carol : bob;
+      expect(answered).toMatchObject({ answered_via: via, answered_by: { type: 'user', id: by.id } });
       const others = (Object.keys(SAID) as Channel[]).filter((channel) => channel !== via);
       await Promise.all(others.map((channel) => SAID[channel](via, title)()));
     }, 90_000);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, schema } from '@beckon/db';
-import { generateToken, hashToken } from '@beckon/server/auth/tokens';
+import { generateOrgToken, generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { HttpClient } from './http';
 
@@ -86,7 +86,7 @@ export class Factories {
       itemAccess?: 'organization' | 'own';
     } = {},
   ) {
-    const token = options.token ?? generateToken();
+    const token = options.token ?? generateOrgToken(orgId);
     const agentId = options.agentId ?? (await this.agent(orgId, userId)).id;
     const [key] = await this.db
       .insert(schema.apiKeys)

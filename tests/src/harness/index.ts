@@ -9,7 +9,17 @@ export { type FakeTeams, type SignOptions, startFakeTeams, type TeamsCall } from
 export { deliverUpdate, type FakeTelegram, startFakeTelegram, type TelegramCall } from './fake-telegram';
 export { type FakeTwilio, startFakeTwilio, type TwilioMessage, twilioSignature } from './fake-twilio';
 export { HttpClient, type HttpResponse } from './http';
-export { type JsonRpcAnswer, MCP_ACCEPT, mcpError, mcpRequest } from './mcp';
+export {
+  type JsonRpcAnswer,
+  MCP_ACCEPT,
+  mcpError,
+  mcpRequest,
+  STATELESS_REVISION,
+  type StatelessAnswer,
+  type StatelessOptions,
+  statelessRequest,
+  TASKS_EXTENSION,
+} from './mcp';
 export { freePort } from './ports';
 export { type Received, receiverPool, startReceiver } from './receiver';
 export { startTestServer, TESTS_NEVER_MEET, type TestServer, type TestServerOptions } from './server';

@@ -76,6 +76,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // out of reach (tests/src/foundation/rate-limits.test.ts lowers them). The per-email limit
     // of magic links keeps its default.
     ...TESTS_NEVER_MEET,
+    // Checkpoints on the wall clock would add entries to a test's chains at any moment: tests run
+    // the job themselves (tests/src/proofs/audit-checkpoints.test.ts).
+    AUDIT_CHECKPOINT_MINUTES: '0',
     ...options.env,
   });
   const log = createLogger(env, 'beckon-test');

@@ -2,7 +2,7 @@ import type { ApiKeyView, CreateApiKeyInput } from '@beckon/contracts/accounts/a
 import { can } from '@beckon/contracts/permissions';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { generateToken, hashToken } from '../../auth/tokens';
+import { generateOrgToken, hashToken } from '../../auth/tokens';
 import { fenceCaches } from '../../caches/fence';
 import { addDays } from '../../clock';
 import type { Deps } from '../../deps';
@@ -24,7 +24,7 @@ const keyView = (row: KeyRow): ApiKeyView => ({
 
 /** A key for one of the organization's agents, owned by the caller; the key is shown once. */
 export async function createApiKey(deps: Deps, identity: Identity, input: CreateApiKeyInput) {
-  const key = generateToken();
+  const key = generateOrgToken(identity.orgId);
   const now = deps.clock();
   const expiresAt = addDays(now, input.expires_in_days);
   const id = uuidv7();

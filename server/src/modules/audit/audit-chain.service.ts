@@ -51,36 +51,43 @@ export async function* chainEntries(
   }
 }
 
-/** GET /api/audit/verify: the first broken link of the caller's organization, if any. */
-export async function verifyAudit(deps: Deps, identity: Identity): Promise<AuditVerdict> {
-  const { anchor, head } = await auditBounds(deps, identity.orgId);
-  const verdict = await verifyChain(chainEntries(deps, identity.orgId, anchor, head), anchor, head);
+/** The first broken link of an organization's chain, if any. */
+export async function verifyOrgChain(deps: Deps, orgId: string): Promise<AuditVerdict> {
+  const { anchor, head } = await auditBounds(deps, orgId);
+  const verdict = await verifyChain(chainEntries(deps, orgId, anchor, head), anchor, head);
   return { ...verdict, head };
 }
+
+/** GET /api/audit/verify: the first broken link of the caller's organization, if any. */
+export const verifyAudit = (deps: Deps, identity: Identity) => verifyOrgChain(deps, identity.orgId);
 
 export const CHECKPOINT_TYPE = 'beckon-audit-checkpoint+jwt';
 
 /**
- * POST /api/audit/checkpoint: the chain walked, then its head signed like a receipt. A broken
- * chain is never signed (409 naming the first broken link). Kept by an auditor, a checkpoint
- * pins every entry up to its seq: a chain rewritten later no longer reaches its hash.
+ * The chain walked, then its head signed like a receipt. A broken chain is never signed (409
+ * naming the first broken link). Kept by an auditor, a checkpoint pins every entry up to its
+ * seq: a chain rewritten later no longer reaches its hash. Made on request (POST
+ * /api/audit/checkpoint) and by the audit_checkpoints job (audit-checkpoints.ts).
  */
-export async function auditCheckpoint(deps: Deps, identity: Identity): Promise<AuditCheckpoint> {
-  const verdict = await verifyAudit(deps, identity);
+export async function signCheckpoint(deps: Deps, orgId: string): Promise<AuditCheckpoint> {
+  const verdict = await verifyOrgChain(deps, orgId);
   if (!verdict.valid) {
     throw AppError.conflict('audit_chain_broken', `the audit chain is broken at seq ${verdict.broken?.seq}`, {
       broken: verdict.broken,
     });
   }
   const { last, anchor } = verdict;
-  const checkpoint = await signWithOrgKey(deps.sql, deps.env, identity.orgId, CHECKPOINT_TYPE, {
+  const checkpoint = await signWithOrgKey(deps.sql, deps.env, orgId, CHECKPOINT_TYPE, {
     iss: deps.env.RESOURCE_URL,
     iat: Math.floor(Date.now() / 1000),
-    org_id: identity.orgId,
+    org_id: orgId,
     seq: last.seq,
     hash: last.hash,
     anchor_seq: anchor.seq,
     anchor_hash: anchor.hash,
   });
-  return { checkpoint, seq: last.seq, hash: last.hash, jwks_url: jwksUrl(deps.env, identity.orgId) };
+  return { checkpoint, seq: last.seq, hash: last.hash, jwks_url: jwksUrl(deps.env, orgId) };
 }
+
+/** POST /api/audit/checkpoint: a checkpoint of the caller's organization, handed to the caller. */
+export const auditCheckpoint = (deps: Deps, identity: Identity) => signCheckpoint(deps, identity.orgId);

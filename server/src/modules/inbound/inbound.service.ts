@@ -1,7 +1,7 @@
 import type { InboundWebhookView } from '@beckon/contracts/inbound/inbound.contract';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { generateToken, hashToken } from '../../auth/tokens';
+import { generateOrgToken, hashToken } from '../../auth/tokens';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -20,7 +20,7 @@ export async function listInboundWebhooks(deps: Deps, identity: Identity) {
 }
 
 export async function createInboundWebhook(deps: Deps, identity: Identity, name: string) {
-  const token = generateToken();
+  const token = generateOrgToken(identity.orgId);
   const row = await deps.sql.begin(async (tx) => {
     const [created] = await tx<Row[]>`
       insert into inbound_webhooks (id, org_id, name, token_hash, created_by)

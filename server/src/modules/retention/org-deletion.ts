@@ -91,6 +91,8 @@ export async function deleteOrganization(deps: Deps, payload: unknown): Promise<
     removed[table] = await inBatches(deps.env.RETENTION_BATCH_SIZE, rowsOf(sql, table, orgId));
   }
   await sql`delete from organizations where id = ${orgId}`;
+  // Not tied to the organization by a foreign key (a coordinator table: db/src/distribution.ts).
+  await sql`delete from legacy_credentials where org_id = ${orgId}`;
   removed.files = await sweepBlobDeletions(deps, deps.env.RETENTION_BATCH_SIZE);
   deps.log.info({ org_id: orgId, removed }, 'organization deleted');
   return removed;

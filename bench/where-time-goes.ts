@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Sql } from '@beckon/db';
+
+/**
+ * Where the time of a measured load goes: what PostgreSQL's busy sessions wait on (sampled from
+ * `pg_stat_activity` every 20 ms) and how the machine's CPU is shared between the database, the
+ * benchmarked server and the load generator (this process), from /proc. One sampler collects over
+ * every `during` call, so alternating rounds add up to one picture of the measured side.
+ */
+export function timeSampler(sql: Sql, serverPid: number | undefined) {
+  const waits = new Map<string, number>();
+  const cpu = new Map<string, number>();
+  let wall = 0;
+
+  const groupOf = (pid: number, comm: string) =>
+    pid === serverPid
+      ? 'server'
+      : pid === process.pid
+        ? 'load generator'
+        : comm === 'postgres'
+          ? 'postgres'
+          : 'other';
+
+  /** CPU ticks (1/100 s) used so far by each group of live processes. */
+  const ticks = () => {
+    const used = new Map<string, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const group = groupOf(Number(entry), comm);
+        used.set(group, (used.get(group) ?? 0) + Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // The process ended while being read.
+      }
+    }
+    return used;
+  };
+
+  async function during<T>(run: () => Promise<T>): Promise<T> {
+    let running = true;
+    const sampling = (async () => {
+      while (running) {
+        const rows = await sql<{ wait: string; n: number }[]>`
+          select coalesce(wait_event_type || ': ' || wait_event, 'on CPU') as wait, count(*)::int as n
+            from pg_stat_activity
+           where backend_type = 'client backend' and state = 'active' and pid <> pg_backend_pid()
+           group by 1`;
+        for (const row of rows) waits.set(row.wait, (waits.get(row.wait) ?? 0) + row.n);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const before = ticks();
+    const started = Date.now();
+    try {
+      return await run();
+    } finally {
+      const after = ticks();
+      wall += (Date.now() - started) / 1000;
+      for (const [group, used] of after)
+        cpu.set(group, (cpu.get(group) ?? 0) + used - (before.get(group) ?? 0));
+      running = false;
+      await sampling;
+    }
+  }
+
+  /** The busiest waits (share of sampled busy sessions) and each group's CPU in cores. */
+  function report(name: string): string[] {
+    const sampled = [...waits.values()].reduce((sum, n) => sum + n, 0) || 1;
+    const top = [...waits].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const cores = [...cpu].filter(([, used]) => used > 0).sort((a, b) => b[1] - a[1]);
+    return [
+      `${name}, busy PostgreSQL sessions: ${top.map(([wait, n]) => `${wait} ${((n / sampled) * 100).toFixed(0)} %`).join(', ')}`,
+      `${name}, CPU in cores: ${cores.map(([group, used]) => `${group} ${(used / 100 / wall).toFixed(2)}`).join(', ')}`,
+    ];
+  }
+
+  return { during, report };
+}
