@@ -28,6 +28,10 @@ export async function inProcedureSpan<T>(
         if (failed) span.setAttribute('beckon.error_code', failed.code);
         if (failed && failed.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         return result;
+      } catch (error) {
+        // Thrown rather than answered: the database guard's 503 while the database is down.
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
       } finally {
         span.end();
       }
