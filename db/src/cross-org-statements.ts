@@ -22,6 +22,14 @@ const DISTRIBUTED = TABLE_DISTRIBUTION.filter((p) => p.class === 'distributed').
 
 export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
   {
+    source: 'db/migrations/0039_org_in_tokens.sql',
+    matches:
+      /^insert into legacy_credentials \(token_hash, org_id\) select token_hash, org_id from api_keys union all select token_hash, org_id from inbound_webhooks on conflict do nothing$/,
+    tables: ['api_keys', 'inbound_webhooks'],
+    reason:
+      'the migration that made tokens name their organization records the organization of every older key and inbound token, once, before any move (a multi-shard read)',
+  },
+  {
     source: 'server/src/jobs/job-org.ts',
     matches: /^select org_id from (items|webhooks|push_queue) where id = \$1$/,
     tables: ['items', 'webhooks', 'push_queue'],
