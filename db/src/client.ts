@@ -94,18 +94,22 @@ export async function listenOnDedicatedConnection(
 ): Promise<{ connection: Sql; close: () => Promise<void> }> {
   let closing = false;
   let relistening = false;
+  let closes = 0;
   const subscribe = async () => {
     await connection`listen ${connection(channel)}`;
     await options.onlisten?.(connection);
   };
-  // One loop at a time: every failed reconnection closes the connection again (onclose).
+  // One loop at a time: every failed reconnection closes the connection again (onclose). A close
+  // between the LISTEN and `onlisten`'s queries finds the loop running, and `onlisten` then ran
+  // on a new session that does not listen: the loop goes round again.
   const relisten = async () => {
     if (relistening) return;
     relistening = true;
     for (let delay = 100; !closing; delay = Math.min(delay * 2, 2000)) {
       try {
+        const before = closes;
         await subscribe();
-        break;
+        if (closes === before) break;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
@@ -117,6 +121,7 @@ export async function listenOnDedicatedConnection(
       if (name === channel) options.onnotify(payload);
     },
     onclose: () => {
+      closes++;
       options.onclose?.();
       if (!closing) void relisten();
     },

@@ -8,7 +8,7 @@ import { resolveIdentity } from '../auth/resolve-identity';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod } from '../errors';
 import type { EventHub, StreamEvent } from '../realtime/event-hub';
-import { streamOpened } from '../tracing/http-spans';
+import { outsideTrace, streamOpened } from '../tracing/http-spans';
 import { authenticate } from './authenticate';
 
 const ZStreamQuery = z.strictObject({
@@ -122,7 +122,7 @@ export function registerAgentStream(app: FastifyInstance, deps: Deps): void {
     );
     const token = request.headers.authorization?.replace(/^Bearer\s+/i, '') ?? '';
     const heartbeat = setInterval(
-      () => void keepAlive(deps, token, identity, res, close),
+      outsideTrace(() => void keepAlive(deps, token, identity, res, close)),
       deps.env.STREAM_HEARTBEAT_MS,
     );
     let closed = false;

@@ -61,8 +61,16 @@ function endRequestSpan(request: FastifyRequest, status: number, stream = false)
 
 /**
  * A stream (SSE, WebSocket: status 101) is open: its request's span ends here rather than when
- * the stream closes, hours later. The stream's own work (events it sends) is not spanned.
+ * the stream closes, hours later. The stream's own work (events it sends) is not spanned: what
+ * it does on a timer runs through outsideTrace.
  */
 export function streamOpened(request: FastifyRequest, status = 200): void {
   endRequestSpan(request, status, true);
 }
+
+/**
+ * `run`, bound to no trace: a timer set while a request is served (a stream's heartbeat) would
+ * otherwise run in the request's span for as long as it lasts, and its queries join that trace.
+ */
+export const outsideTrace = <A extends unknown[], R>(run: (...args: A) => R): ((...args: A) => R) =>
+  context.bind(ROOT_CONTEXT, run);

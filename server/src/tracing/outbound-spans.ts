@@ -6,9 +6,9 @@ import { tracer } from './tracing';
 
 /**
  * A client span for every outbound HTTP request of a traced process, with its W3C `traceparent`
- * (and `tracestate`) set from that span so the receiver continues the trace: callbacks, webhooks
- * and the gateway's forwarding go through undici, Slack, S3, push and the payment provider's
- * client through node:http. Both publish diagnostics channels at the moment a request is made,
+ * (and `tracestate`) set from that span so the receiver continues the trace: callbacks, webhooks,
+ * Slack's Web API client and the gateway's forwarding go through undici, S3, push and the payment
+ * provider's client through node:http. Both publish diagnostics channels at the moment a request is made,
  * in the caller's context, which is all this needs (no module patching). The exporter's own
  * requests run with tracing suppressed and are left alone. Within a trace, a `traceparent` the
  * caller set is replaced: the receiver's parent is this request's span, in the trace the caller

@@ -3,6 +3,7 @@ import type { Meta } from '@beckon/contracts/meta';
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { AppError, toAppError, toTrpcCode } from '../errors';
+import { inProcedureSpan } from '../tracing/procedure-spans';
 import type { Context } from './context';
 
 const t = initTRPC
@@ -28,12 +29,20 @@ export const router = t.router;
 export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-/** Every procedure answers 503 with Retry-After, and soon, while the database is unreachable. */
-const databaseGuard = t.middleware(({ ctx, next }) => {
+/**
+ * Every procedure answers 503 with Retry-After, and soon, while the database is unreachable; and
+ * is a span of its own when tracing (one middleware for both: each step costs on every call).
+ */
+const guard = t.middleware(({ ctx, next, path, type }) => {
   // (`deps` may be absent in unit tests of the procedures themselves.)
   const watch = ctx.deps?.database;
-  return watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next();
+  const run = () => (watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next());
+  return inProcedureSpan(path, type, run, (result) => {
+    if (result.ok) return undefined;
+    const { status, body } = toAppError(result.error);
+    return { status, code: body.code };
+  });
 });
 
-export const publicProcedure = t.procedure.use(databaseGuard);
+export const publicProcedure = t.procedure.use(guard);
 export { AppError };

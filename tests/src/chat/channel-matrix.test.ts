@@ -19,21 +19,14 @@ import {
   BOT_TOKEN,
   callbackQuery,
   componentClick,
-  DISCORD_TOKEN,
+  connectChatApps,
   discordInteraction,
   eventually,
   type Item,
-  linkCommand,
-  linkTelegram,
   onPlan,
   startChatFakes,
-  TEAMS_APP_ID,
-  TEAMS_CHANNEL,
-  TEAMS_SECRET,
   teamsActivity,
   teamsCardAction,
-  teamsInstalled,
-  teamsMessage,
   telegramUpdate,
   YES_NO,
 } from './setup';
@@ -98,26 +91,20 @@ beforeAll(async () => {
   await server.database.sql`
     insert into slack_user_links (org_id, slack_user_id, user_id) values (${orgId}, 'UBOB', ${bob.id})`;
 
-  telegram.bot(BOT_TOKEN, 902, 'beckon_matrix_bot');
-  telegram.chat(GROUP, { type: 'group', title: 'Ops' });
-  telegram.chat(BOB_TELEGRAM, { type: 'private', first_name: 'Bob' });
-  await owner.put('/api/telegram/connection', { bot_token: BOT_TOKEN });
-  await owner.put(`/api/telegram/routes/${opsId}`, { chat_id: String(GROUP) });
-  await linkTelegram(server, bob.api, orgId, telegram.webhookOf(BOT_TOKEN)?.secret ?? '', BOB_TELEGRAM);
-
-  discord.app(DISCORD_TOKEN, '776655443322110099', 'Beckon');
-  discord.channel(CHANNEL, 'ops');
-  await owner.put('/api/discord/connection', { bot_token: DISCORD_TOKEN });
-  await owner.put(`/api/discord/routes/${opsId}`, { discord_channel_id: CHANNEL });
-  const code = (await bob.api.post<{ code: string }>('/api/discord/links')).body.code;
-  await discordInteraction(server, discord, orgId, linkCommand(BOB_DISCORD, code));
-
-  teams.app(TEAMS_APP_ID, TEAMS_SECRET);
-  await owner.put('/api/teams/connection', { app_id: TEAMS_APP_ID, app_password: TEAMS_SECRET });
-  await teamsActivity(server, teams, orgId, teamsInstalled(BOB_TEAMS));
-  await owner.put(`/api/teams/routes/${opsId}`, { conversation_id: TEAMS_CHANNEL.id });
-  const teamsCode = (await bob.api.post<{ code: string }>('/api/teams/links')).body.code;
-  await teamsActivity(server, teams, orgId, teamsMessage(BOB_TEAMS, `link ${teamsCode}`));
+  await connectChatApps(
+    server,
+    { telegram, discord, teams },
+    { owner, orgId, channelId: opsId, name: 'ops', person: bob.api },
+    {
+      botId: 902,
+      group: GROUP,
+      telegramUser: BOB_TELEGRAM,
+      appId: '776655443322110099',
+      discordChannel: CHANNEL,
+      discordUser: BOB_DISCORD,
+      teamsUser: BOB_TEAMS,
+    },
+  );
 
   await connectTwilio(owner);
   await verifyPhone(twilio, bob.api, BOB_PHONE);

@@ -207,3 +207,47 @@ export const teamsCardAction = (user: string, verb: string, data: Record<string,
   name: 'adaptiveCard/action',
   value: { action: { type: 'Action.Execute', verb, data }, trigger: 'manual' },
 });
+
+type ChatFakes = Pick<Awaited<ReturnType<typeof startChatFakes>>, 'telegram' | 'discord' | 'teams'>;
+
+/**
+ * Telegram, Discord and Teams connected by `owner` and routed from the channel `channelId`
+ * (a Telegram group and a Discord channel called `name`, the Teams channel), with the person of
+ * `person` linked in each app as they link themselves.
+ */
+export async function connectChatApps(
+  server: TestServer,
+  { telegram, discord, teams }: ChatFakes,
+  setup: { owner: HttpClient; orgId: string; channelId: string; name: string; person: HttpClient },
+  ids: {
+    botId: number;
+    group: number;
+    telegramUser: number;
+    appId: string;
+    discordChannel: string;
+    discordUser: string;
+    teamsUser: string;
+  },
+) {
+  const { owner, orgId, channelId, name, person } = setup;
+  telegram.bot(BOT_TOKEN, ids.botId, `beckon_${name}_bot`);
+  telegram.chat(ids.group, { type: 'group', title: name });
+  telegram.chat(ids.telegramUser, { type: 'private', first_name: 'P' });
+  await owner.put('/api/telegram/connection', { bot_token: BOT_TOKEN });
+  await owner.put(`/api/telegram/routes/${channelId}`, { chat_id: String(ids.group) });
+  await linkTelegram(server, person, orgId, telegram.webhookOf(BOT_TOKEN)?.secret ?? '', ids.telegramUser);
+
+  discord.app(DISCORD_TOKEN, ids.appId, 'Beckon');
+  discord.channel(ids.discordChannel, name);
+  await owner.put('/api/discord/connection', { bot_token: DISCORD_TOKEN });
+  await owner.put(`/api/discord/routes/${channelId}`, { discord_channel_id: ids.discordChannel });
+  const code = (await person.post<{ code: string }>('/api/discord/links')).body.code;
+  await discordInteraction(server, discord, orgId, linkCommand(ids.discordUser, code));
+
+  teams.app(TEAMS_APP_ID, TEAMS_SECRET);
+  await owner.put('/api/teams/connection', { app_id: TEAMS_APP_ID, app_password: TEAMS_SECRET });
+  await teamsActivity(server, teams, orgId, teamsInstalled(ids.teamsUser));
+  await owner.put(`/api/teams/routes/${channelId}`, { conversation_id: TEAMS_CHANNEL.id });
+  const teamsCode = (await person.post<{ code: string }>('/api/teams/links')).body.code;
+  await teamsActivity(server, teams, orgId, teamsMessage(ids.teamsUser, `link ${teamsCode}`));
+}

@@ -68,11 +68,12 @@ export const callbackItems = (received: Received[]) =>
 export const duplicateDeliveries = (received: Received[]) =>
   received.length - new Set(received.map((r) => r.headers['x-service-delivery'])).size;
 
-/** The listening connections of the processes, by name, with how many each has. */
+/** The listening connections of the processes on this database, by name, with how many each has. */
 export const listenerCounts = async (sql: Sql) =>
   (
     await sql<{ application_name: string; n: string }[]>`
       select application_name, count(*) as n from pg_stat_activity
        where application_name in ('beckon-identity-listener', 'beckon-events-listener', 'beckon-worker-liveness')
+         and datname = current_database()
        group by 1 order by 1`
   ).map((l) => [l.application_name, Number(l.n)] as const);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,8 +34,11 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-fault-pg-'));
   const port = await freePort();
   let server: EmbeddedDatabase | null = await startEmbeddedPostgres({ dataDir, port });
-  await ensureDatabase(server.url, 'beckon');
-  const url = withDatabase(server.url, 'beckon');
+  // A name of its own: a process of another test file that used this port before and still
+  // reconnects to it cannot join this database (and be counted among its listeners).
+  const name = `beckon_${randomBytes(6).toString('hex')}`;
+  await ensureDatabase(server.url, name);
+  const url = withDatabase(server.url, name);
   await migrateAll(url);
   return {
     url,
@@ -87,7 +91,11 @@ export async function spawnResource(databaseUrl: string, env: Record<string, str
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; ) {
     if (child.exitCode !== null) throw new Error(`resource process exited:\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`resource process did not start:\n${output()}`);
+    if (Date.now() > deadline) {
+      // Not left running: it would keep reconnecting to this port after the test file ends.
+      child.kill('SIGKILL');
+      throw new Error(`resource process did not start:\n${output()}`);
+    }
     if (
       await fetch(`${url}/health`).then(
         (r) => r.ok,

@@ -113,6 +113,46 @@ describe('an unreachable database', () => {
     }
   });
 
+  it('a listener listens again when its connection closes between its LISTEN and onlisten', async () => {
+    const received: string[] = [];
+    let listens = 0;
+    let closes = 0;
+    const terminate = () => server.database.sql`
+      select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'beckon-test-relisten'`;
+    const listening = await listenOnDedicatedConnection(
+      server.database.url,
+      'beckon-test-relisten',
+      'test_relisten_closed',
+      {
+        onnotify: (payload) => received.push(payload),
+        onlisten: async (connection) => {
+          listens++;
+          if (listens === 2) {
+            // Cut after this LISTEN held; onlisten's query then runs on a new, not listening session.
+            const before = closes;
+            await terminate();
+            for (const deadline = Date.now() + 5000; closes === before && Date.now() < deadline; )
+              await new Promise((r) => setTimeout(r, 20));
+          }
+          await connection`select 1`;
+        },
+        onclose: () => closes++,
+      },
+    );
+    try {
+      await terminate();
+      for (const deadline = Date.now() + 10_000; listens < 3 && Date.now() < deadline; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(listens).toBe(3);
+      await server.database.sql`select pg_notify('test_relisten_closed', 'after')`;
+      for (const deadline = Date.now() + 5000; received.length === 0 && Date.now() < deadline; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(received).toEqual(['after']);
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('recognises a connection ended by the server (57P01), also wrapped by drizzle', async () => {
     const session = await server.database.sql.reserve();
     const [{ pid }] = await session<[{ pid: number }]>`select pg_backend_pid() as pid`;

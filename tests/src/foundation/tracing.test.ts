@@ -1,72 +1,38 @@
 import { buildGateway } from '@beckon/server/http/gateway';
 import { logMixin } from '@beckon/server/log';
 import { requestContext } from '@beckon/server/request-context';
-import { startTracing, tracer } from '@beckon/server/tracing/tracing';
+import { tracer } from '@beckon/server/tracing/tracing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Factories, MCP_ACCEPT, startReceiver, startTestServer, type TestServer } from '../harness';
 import {
-  Factories,
-  MCP_ACCEPT,
-  type Received,
-  startReceiver,
-  startTestServer,
-  type TestServer,
-} from '../harness';
-
-// Spans go to a local OTLP/HTTP receiver (the exporter sends JSON), in batches every 100 ms.
-type OtlpSpan = {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: Array<{ key: string; value: Record<string, unknown> }>;
-};
-type Export = { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> };
-const SERVER = 2;
-const CLIENT = 3;
-const CONSUMER = 5;
+  attribute,
+  CLIENT,
+  CONSUMER,
+  INTERNAL,
+  type OtlpCollector,
+  type OtlpSpan,
+  parentIdOf,
+  SERVER,
+  startOtlpCollector,
+  traceIdOf,
+} from '../harness/otlp';
 
 const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
 
-let collector: Awaited<ReturnType<typeof startReceiver>>;
-let stopTracing: (() => Promise<void>) | undefined;
+let collector: OtlpCollector;
 let server: TestServer;
 
 beforeAll(async () => {
-  collector = await startReceiver();
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
-  stopTracing = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, 'resource');
+  collector = await startOtlpCollector();
   server = await startTestServer({ worker: true });
 });
 afterAll(async () => {
   await server?.close();
-  await stopTracing?.();
   await collector?.close();
 });
 
-const exported = (requests: Received[]) =>
-  requests
-    .filter((request) => request.url === '/v1/traces')
-    .flatMap((request) => (JSON.parse(request.body) as Export).resourceSpans)
-    .flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
-
-const attribute = (span: OtlpSpan, key: string) => {
-  const value = span.attributes.find((entry) => entry.key === key)?.value;
-  return value ? Object.values(value)[0] : undefined;
-};
-
-/** The spans of a trace received so far, waiting until `done` says they are all there. */
-async function spansOf(traceId: string, done: (spans: OtlpSpan[]) => boolean): Promise<OtlpSpan[]> {
-  for (let waited = 0; ; waited += 100) {
-    const spans = exported(collector.received).filter((span) => span.traceId === traceId);
-    if (done(spans) || waited > 10_000) return spans;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const traceIdOf = (traceparent: unknown) => String(traceparent).split('-')[1];
-const parentIdOf = (traceparent: unknown) => String(traceparent).split('-')[2];
+const spansOf = (traceId: string, done: (spans: OtlpSpan[]) => boolean) => collector.spansOf(traceId, done);
 
 describe('tracing over OTLP', () => {
   it('follows a REST request through its queries, its jobs and the callback it causes', async () => {
@@ -203,9 +169,13 @@ describe('tracing over OTLP', () => {
       const spans = await spansOf(traceId, (all) => all.some((span) => span.spanId === outboundId));
       const call = spans.find((span) => span.name === 'mcp tools/call');
       expect(call).toMatchObject({ kind: SERVER, parentSpanId: '00f067aa0ba902b7' });
+      // The tool's procedure runs under the call, and its queries under the procedure.
+      const procedure = spans.find((span) => span.parentSpanId === call!.spanId && span.kind === INTERNAL);
+      expect(procedure?.name).toMatch(/^procedure /);
       expect(
         spans.some(
-          (span) => span.parentSpanId === call!.spanId && attribute(span, 'db.system.name') === 'postgresql',
+          (span) =>
+            span.parentSpanId === procedure!.spanId && attribute(span, 'db.system.name') === 'postgresql',
         ),
       ).toBe(true);
       expect(spans.find((span) => span.spanId === outboundId)).toMatchObject({ kind: CLIENT, name: 'POST' });

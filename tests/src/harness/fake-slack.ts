@@ -1,8 +1,16 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 
-/** One Web API call that reached the fake: its method, parameters (JSON ones parsed) and token. */
-export type SlackCall = { method: string; params: Record<string, unknown>; token: string | null };
+/**
+ * One Web API call that reached the fake: its method, parameters (JSON ones parsed), token, and
+ * the W3C trace context it carried (when the server traces).
+ */
+export type SlackCall = {
+  method: string;
+  params: Record<string, unknown>;
+  token: string | null;
+  traceparent?: string;
+};
 
 type Workspace = {
   id: string;
@@ -146,7 +154,8 @@ export async function startFakeSlack(app: { clientId: string; clientSecret: stri
       }
       const auth = request.headers.authorization;
       const token = auth?.startsWith('Bearer ') ? auth.slice(7) : null;
-      calls.push({ method, params, token });
+      const traceparent = request.headers.traceparent;
+      calls.push({ method, params, token, ...(typeof traceparent === 'string' ? { traceparent } : {}) });
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify(answer(method, params, token)));
     });

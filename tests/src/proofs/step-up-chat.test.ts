@@ -3,18 +3,11 @@ import {
   BOT_TOKEN,
   callbackQuery,
   componentClick,
-  DISCORD_TOKEN,
+  connectChatApps,
   discordInteraction,
-  linkCommand,
-  linkTelegram,
   startChatFakes,
-  TEAMS_APP_ID,
-  TEAMS_CHANNEL,
-  TEAMS_SECRET,
   teamsActivity,
   teamsCardAction,
-  teamsInstalled,
-  teamsMessage,
   telegramUpdate,
   YES_NO,
 } from '../chat/setup';
@@ -63,26 +56,20 @@ beforeAll(async () => {
   const bob = await team.join('member');
   bobId = bob.id;
 
-  telegram.bot(BOT_TOKEN, 903, 'beckon_step_up_bot');
-  telegram.chat(GROUP, { type: 'group', title: 'Risk' });
-  telegram.chat(BOB_TELEGRAM, { type: 'private', first_name: 'Bob' });
-  await owner.put('/api/telegram/connection', { bot_token: BOT_TOKEN });
-  await owner.put(`/api/telegram/routes/${opsId}`, { chat_id: String(GROUP) });
-  await linkTelegram(server, bob.api, orgId, telegramSecret(), BOB_TELEGRAM);
-
-  discord.app(DISCORD_TOKEN, '776655443322110088', 'Beckon');
-  discord.channel(CHANNEL, 'risk');
-  await owner.put('/api/discord/connection', { bot_token: DISCORD_TOKEN });
-  await owner.put(`/api/discord/routes/${opsId}`, { discord_channel_id: CHANNEL });
-  const code = (await bob.api.post<{ code: string }>('/api/discord/links')).body.code;
-  await discordInteraction(server, discord, orgId, linkCommand(BOB_DISCORD, code));
-
-  teams.app(TEAMS_APP_ID, TEAMS_SECRET);
-  await owner.put('/api/teams/connection', { app_id: TEAMS_APP_ID, app_password: TEAMS_SECRET });
-  await teamsActivity(server, teams, orgId, teamsInstalled(BOB_TEAMS));
-  await owner.put(`/api/teams/routes/${opsId}`, { conversation_id: TEAMS_CHANNEL.id });
-  const teamsCode = (await bob.api.post<{ code: string }>('/api/teams/links')).body.code;
-  await teamsActivity(server, teams, orgId, teamsMessage(BOB_TEAMS, `link ${teamsCode}`));
+  await connectChatApps(
+    server,
+    { telegram, discord, teams },
+    { owner, orgId, channelId: opsId, name: 'risk', person: bob.api },
+    {
+      botId: 903,
+      group: GROUP,
+      telegramUser: BOB_TELEGRAM,
+      appId: '776655443322110088',
+      discordChannel: CHANNEL,
+      discordUser: BOB_DISCORD,
+      teamsUser: BOB_TEAMS,
+    },
+  );
 
   await connectTwilio(owner);
   await verifyPhone(twilio, bob.api, BOB_PHONE);
