@@ -31,10 +31,6 @@ export default defineConfig({
     alwaysBundle: [/^@beckon\//],
     onlyImport: [...Object.keys(dependencies), ...Object.keys(optionalDependencies)],
   },
-  // The SQL migrations and their journal, beside the bundle that applies them; the MCP App's
-  // script, which the server bundles for the browser (src/mcp/app-page.ts).
-  copy: [
-    { from: '../db/migrations', to: 'dist' },
-    { from: 'src/mcp/answer-app', to: 'dist' },
-  ],
+  // The SQL migrations and their journal, beside the bundle that applies them.
+  copy: [{ from: '../db/migrations', to: 'dist' }],
 });

@@ -1,12 +1,10 @@
-import { sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 
 /**
  * The HTML of the MCP App (`ui://beckon/answer`): one self-contained page, no external script or
  * style, so a host's default Content Security Policy is enough. Its script (answer-app/page.js)
- * runs the `@modelcontextprotocol/ext-apps` `App` class; it is bundled with its dependencies once
- * per process, on the first read, and kept in memory.
+ * runs the `@modelcontextprotocol/ext-apps` `App` class; `pnpm build` bundles it with what it
+ * needs (server/build-answer-app.mjs), and the server reads the bundle once and keeps it.
  */
 const STYLE = `
 :root{color-scheme:light dark;font-family:var(--font-sans,system-ui,sans-serif);color:var(--color-text-primary,CanvasText)}
@@ -18,47 +16,18 @@ input[type=text],input[type=number],input[type=date],textarea,select{width:100%;
 button{margin-top:12px;padding:6px 14px;font:inherit;cursor:pointer}.error{color:var(--color-text-danger,#b00020)}
 `;
 
-const PAGE_SCRIPT = fileURLToPath(new URL('./answer-app/page.js', import.meta.url));
-
-/**
- * zod's error messages in every language are half of the bundle and the page shows none of them:
- * its locale table is left out (the English messages zod sets up by itself stay).
- */
-const withoutZodLocales: Plugin = {
-  name: 'without-zod-locales',
-  setup(build) {
-    build.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer }) =>
-      importer.includes(`${sep}zod${sep}`) ? { path: 'zod-locales', namespace: 'empty' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '' }));
-  },
-};
-
-async function bundle(): Promise<string> {
-  const { outputFiles = [] } = await build({
-    entryPoints: [PAGE_SCRIPT],
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    legalComments: 'none',
-    plugins: [withoutZodLocales],
-    write: false,
-  });
-  // `</script` in a string of the bundle would end the element it sits in.
-  return outputFiles
-    .map((file) => file.text)
-    .join('')
-    .replace(/<\/script/gi, '<\\/script');
-}
+// dist/answer-app.js, from src/mcp/ or from the compiled chunks beside it in server/dist/.
+const BUNDLE = new URL(
+  import.meta.url.endsWith('.ts') ? '../../dist/answer-app.js' : './answer-app.js',
+  import.meta.url,
+);
 
 let script: Promise<string> | undefined;
-/** The bundled script: built on first use; a failed build is tried again on the next read. */
+/** The bundled script, read on first use; a failed read is tried again on the next one. */
 const pageScript = () =>
-  (script ??= bundle().catch((error: unknown) => {
+  (script ??= readFile(BUNDLE, 'utf8').catch((error: unknown) => {
     script = undefined;
-    throw error;
+    throw new Error(`the MCP App's script is missing: run pnpm build (${String(error)})`);
   }));
 
 /** What the page needs from the server: the answer tool as this client spells it, the item links. */
