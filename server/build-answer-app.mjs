@@ -1,11 +1,11 @@
 // @ts-check
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { build } from 'esbuild';
 
 // The MCP App's script (src/mcp/answer-app/page.js) with the ext-apps `App` class and what it
 // needs, bundled for the browser into dist/answer-app.js, which src/mcp/app-page.ts puts in the
-// page. Run by `pnpm build`, after tsdown.
+// page. Run by `pnpm build`, after tsdown, and by `pnpm dev` (web/scripts/dev.ts).
 
 /**
  * zod's error messages in every language are half of the bundle and the page shows none of them:
@@ -38,4 +38,5 @@ const script = outputFiles
   .map((file) => file.text)
   .join('')
   .replace(/<\/script/gi, '<\\/script');
+await mkdir(new URL('dist/', import.meta.url), { recursive: true });
 await writeFile(new URL('dist/answer-app.js', import.meta.url), script);
