@@ -17,6 +17,8 @@ export type StreamEvent = {
 /** Receives an organization's events; `lost` is called when some may have been missed. */
 export type Subscriber = { event: (event: StreamEvent) => void; lost: () => void };
 
+type OrgSubscribers = { all: Set<Subscriber>; byAgent: Map<string, Set<Subscriber>> };
+
 const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, data, created_at';
 
 /**
@@ -40,10 +42,7 @@ export class EventHub {
    * so an event costs nothing for the streams of the organization's other agents: 10,000 waiting
    * agents of one organization would otherwise each be visited by every event).
    */
-  private readonly subscribers = new Map<
-    string,
-    { all: Set<Subscriber>; byAgent: Map<string, Set<Subscriber>> }
-  >();
+  private readonly subscribers = new Map<string, OrgSubscribers>();
   private listening: { close: () => Promise<void> } | null = null;
   private queue: Promise<void> = Promise.resolve();
 
@@ -109,9 +108,17 @@ export class EventHub {
       [orgId, eventId],
     );
     this.queue = this.queue.then(async () => {
-      const [event] = await read.catch(() => []);
+      const rows = await read.catch(() => null);
       const org = this.subscribers.get(orgId);
-      if (!event || !org) return;
+      if (!org) return;
+      // The event could not be read (the database went away after notifying): its streams end
+      // and resume from their last event, which comes before it, rather than skip it.
+      if (!rows) {
+        for (const subscriber of this.everySubscriber([org])) subscriber.lost();
+        return;
+      }
+      const [event] = rows;
+      if (!event) return;
       const ofAgent = event.agent_id ? org.byAgent.get(event.agent_id) : undefined;
       for (const set of ofAgent ? [org.all, ofAgent] : [org.all]) {
         for (const subscriber of set) {
@@ -126,9 +133,9 @@ export class EventHub {
     });
   }
 
-  private everySubscriber(): Subscriber[] {
+  private everySubscriber(orgs: Iterable<OrgSubscribers> = this.subscribers.values()): Subscriber[] {
     const all: Subscriber[] = [];
-    for (const org of this.subscribers.values()) {
+    for (const org of orgs) {
       all.push(...org.all);
       for (const set of org.byAgent.values()) all.push(...set);
     }

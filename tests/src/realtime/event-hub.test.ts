@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { createDb } from '@beckon/db';
+import { EVENTS_CHANNEL, EventHub } from '@beckon/server/realtime/event-hub';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, Factories, type TestDatabase } from '../harness';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.drop());
+
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  return done();
+};
+
+it('ends the streams of an organization whose notified event could not be read, never skips it', async () => {
+  // The hub's own pool, to be closed under it: a database gone between NOTIFY and the read.
+  const pool = createDb(database.url, { max: 1, applicationName: 'beckon-test' });
+  const hub = new EventHub(pool.sql);
+  await hub.listen(database.url);
+  const orgId = (await new Factories(database.db).org()).id;
+  let lost = 0;
+  const received: Array<{ id: string }> = [];
+  hub.subscribe(orgId, { event: (event) => received.push(event), lost: () => lost++ });
+  try {
+    // An event that is not there (pruned, say) is passed over: nothing was missed. Reads go in
+    // notification order, so once the real event after it arrives, it has been passed over.
+    await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:${randomUUID()}`})`;
+    const real = randomUUID();
+    await database.sql`
+      with event as (insert into events (id, org_id, type, data) values (${real}, ${orgId}, 'item.created', '{}')
+                     returning org_id, id)
+      select pg_notify(${EVENTS_CHANNEL}, org_id || ':' || id) from event`;
+    expect(await until(() => received.length === 1)).toBe(true);
+    expect(received.map((event) => event.id)).toEqual([real]);
+    expect(lost).toBe(0);
+
+    await pool.end();
+    await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:${randomUUID()}`})`;
+    expect(await until(() => lost === 1)).toBe(true);
+    expect(received).toHaveLength(1);
+  } finally {
+    await hub.close();
+  }
+});
