@@ -1,6 +1,6 @@
 // `pnpm dev`: the authorization and resource processes (server/src/main.ts without its gateway)
 // and Vite's dev server in front of them with the gateway's routing (vite.config.ts).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
@@ -8,6 +8,8 @@ import { createServer } from 'vite';
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(web, '..');
 
+// The MCP App's script, which the server reads from server/dist (server/build-answer-app.mjs).
+execFileSync(process.execPath, ['server/build-answer-app.mjs'], { cwd: root, stdio: 'inherit' });
 const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
   cwd: root,
   env: { ...process.env, WEB_GATEWAY: 'false' },

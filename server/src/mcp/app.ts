@@ -41,14 +41,14 @@ export const APP_RESOURCE = {
 };
 
 /** resources/read of the page: the answer tool named as this client's tool list names it. */
-export function readApp(ctx: RpcContext) {
+export async function readApp(ctx: RpcContext) {
   const answerTool = ctx.names === 'underscore' ? underscored(ANSWER_TOOL) : ANSWER_TOOL;
   return {
     contents: [
       {
         uri: APP_URI,
         mimeType: RESOURCE_MIME_TYPE,
-        text: appPage({ answerTool, appUrl: ctx.deps.env.APP_URL }),
+        text: await appPage({ answerTool, appUrl: ctx.deps.env.APP_URL }),
         _meta: { ui: { prefersBorder: true } },
       },
     ],

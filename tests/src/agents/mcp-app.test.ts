@@ -154,6 +154,8 @@ describe('the MCP App for answering', () => {
     expect(html).toMatch(/^<!DOCTYPE html>/);
     // Self-contained: no script, style or frame from elsewhere.
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|<iframe/);
+    // It carries ext-apps' App class (whose warnings start so).
+    expect(html).toContain('[ext-apps]');
 
     // A session id Beckon did not issue to this credential carries no declaration.
     const { key: otherKey } = await agentAccount();
@@ -236,12 +238,16 @@ describe('the MCP App for answering', () => {
       await bridge.connect(transport);
       await load(String((read.contents[0] as { text: string }).text));
       await initialized;
+      // The App's ui/initialize: who the page is and what it can do.
+      expect(bridge.getAppVersion()).toEqual({ name: 'beckon-answer', version: '1.0.0' });
+      expect(bridge.getAppCapabilities()).toEqual({ availableDisplayModes: ['inline'] });
       await bridge.sendToolInput({ arguments: args });
       await bridge.sendToolResult(asked);
 
       const frame = await appFrame(page);
-      await frame.getByText('Release 4.2?').waitFor();
-      expect(await frame.getByText('All checks green.').count()).toBe(1);
+      // The title shows from the tool's input, the message once the result is there.
+      await frame.getByText('All checks green.').waitFor();
+      expect(await frame.getByText('Release 4.2?').count()).toBe(1);
 
       // A required field left empty: refused by the form's validation, the item stays open and
       // what was entered stays in the form.

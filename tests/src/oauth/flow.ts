@@ -39,8 +39,15 @@ export class ThirdPartyClient {
 
   static async register(
     issuer: string,
-    options: { public?: boolean; name?: string; redirectUri?: string } = {},
+    options: {
+      public?: boolean;
+      name?: string;
+      redirectUri?: string;
+      /** How a confidential client authenticates at the token endpoint (default Basic). */
+      method?: 'client_secret_basic' | 'client_secret_post';
+    } = {},
   ): Promise<ThirdPartyClient> {
+    const method = options.method ?? 'client_secret_basic';
     const as = await ThirdPartyClient.discover(issuer);
     const redirectUri = options.redirectUri ?? 'http://127.0.0.1:4999/callback';
     const response = await oauth.dynamicClientRegistrationRequest(
@@ -50,12 +57,17 @@ export class ThirdPartyClient {
         client_name: options.name ?? 'Test Agent',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        token_endpoint_auth_method: options.public ? 'none' : 'client_secret_basic',
+        token_endpoint_auth_method: options.public ? 'none' : method,
       },
       insecure,
     );
     const client = await oauth.processDynamicClientRegistrationResponse(response);
-    const auth = options.public ? oauth.None() : oauth.ClientSecretBasic(String(client.client_secret));
+    const secret = String(client.client_secret);
+    const auth = options.public
+      ? oauth.None()
+      : method === 'client_secret_post'
+        ? oauth.ClientSecretPost(secret)
+        : oauth.ClientSecretBasic(secret);
     return new ThirdPartyClient(as, client, auth, redirectUri);
   }
 

@@ -178,6 +178,31 @@ describe('tokens', () => {
     expect(dump).not.toContain(String(tokens.refresh_token));
   });
 
+  it('authenticates a confidential client by its registered method, and refuses one without its secret', async () => {
+    const post = await ThirdPartyClient.register(issuer, { method: 'client_secret_post' });
+    expect(post.client.token_endpoint_auth_method).toBe('client_secret_post');
+    expect(await itemsStatus((await tokensFor(post, 'post@example.test')).access_token)).toBe(200);
+
+    // What a client sends as `none`: its client_id, no secret.
+    const basic = await ThirdPartyClient.register(issuer);
+    const { location, verifier, state } = await authorize(new Browser(), basic, 'nosecret@example.test');
+    const params = basic.callback(location, state);
+    const args = [
+      basic.as,
+      basic.client,
+      oauth.None(),
+      params,
+      basic.redirectUri,
+      verifier,
+      insecure,
+    ] as const;
+    const response = await oauth.authorizationCodeGrantRequest(...args);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+    // The code still stands for the client that authenticates.
+    expect(await itemsStatus((await basic.exchange(params, verifier)).access_token)).toBe(200);
+  });
+
   it('rotates the refresh token on every use; an old one is refused and revokes the grant', async () => {
     const client = await ThirdPartyClient.register(issuer);
     const first = await tokensFor(client, 'rotate@example.test');

