@@ -128,7 +128,7 @@ export async function deliverJobs(sql: Sql, orgId: string, count: number) {
       from generate_series(1, ${half})
     union all
     select graphile_worker.add_job('deliver_webhook', json_build_object(
-      'webhook_id', ${hook!.id}::uuid, 'event_id', ${event!.id}::uuid, 'delivery_id', gen_random_uuid(),
+      'org_id', ${orgId}::uuid, 'webhook_id', ${hook!.id}::uuid, 'event_id', ${event!.id}::uuid, 'delivery_id', gen_random_uuid(),
       'attempt', 1), max_attempts => 1)
       from generate_series(1, ${count - half})`;
   const started = Date.now();

@@ -34,11 +34,16 @@ const freePort = () =>
 /** A fresh embedded PostgreSQL with the schema, for one benchmark run. */
 export async function benchDatabase() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-bench-'));
-  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  // BENCH_PG_STATEMENTS=1: statement statistics, reported by the scenarios that sample where their time goes.
+  const settings = process.env.BENCH_PG_STATEMENTS
+    ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+    : undefined;
+  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), settings });
   await ensureDatabase(pg.url, 'beckon');
   const url = withDatabase(pg.url, 'beckon');
   await migrateAll(url);
   const { sql, end } = createDb(url, { max: 4, applicationName: 'beckon-bench' });
+  if (settings) await sql`create extension if not exists pg_stat_statements`;
   const others: Array<() => Promise<void>> = [];
   return {
     url,

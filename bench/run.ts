@@ -113,7 +113,7 @@ try {
       }
       notes.push(
         `item creation / pgbench, median of ${rounds} rounds: ${percent(creation.median)} (target >= 65 %)`,
-        ...sampler.report('item creation'),
+        ...(await sampler.report('item creation')),
       );
     }
     if (only !== 'create') results.push(await answerItems(database.sql, orgId, server.url, token, seconds));
@@ -125,7 +125,7 @@ try {
     const deliveries = await sampler.during(() => deliverJobs(database.sql, orgId, 5000));
     notes.push(
       `deliveries: ${deliveries.delivered} (${deliveries.callback} callbacks, ${deliveries.webhook} webhooks) in ${deliveries.seconds.toFixed(2)} s = ${deliveries.perSecond}/s (target >= 5,000/s)`,
-      ...sampler.report('deliveries'),
+      ...(await sampler.report('deliveries')),
     );
   }
 

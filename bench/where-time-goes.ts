@@ -39,7 +39,13 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
     return used;
   };
 
+  /** Statement statistics (BENCH_PG_STATEMENTS), counted from the first measured round. */
+  const statements = process.env.BENCH_PG_STATEMENTS
+    ? sql`select pg_stat_statements_reset()`.then(() => true)
+    : Promise.resolve(false);
+
   async function during<T>(run: () => Promise<T>): Promise<T> {
+    await statements;
     let running = true;
     const sampling = (async () => {
       while (running) {
@@ -66,15 +72,25 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
     }
   }
 
-  /** The busiest waits (share of sampled busy sessions) and each group's CPU in cores. */
-  function report(name: string): string[] {
+  /**
+   * The busiest waits (share of sampled busy sessions), each group's CPU in cores and, with
+   * BENCH_PG_STATEMENTS, the statements that took the most time (pgbench's left out).
+   */
+  async function report(name: string): Promise<string[]> {
     const sampled = [...waits.values()].reduce((sum, n) => sum + n, 0) || 1;
     const top = [...waits].sort((a, b) => b[1] - a[1]).slice(0, 5);
     const cores = [...cpu].filter(([, used]) => used > 0).sort((a, b) => b[1] - a[1]);
-    return [
+    const lines = [
       `${name}, busy PostgreSQL sessions: ${top.map(([wait, n]) => `${wait} ${((n / sampled) * 100).toFixed(0)} %`).join(', ')}`,
       `${name}, CPU in cores: ${cores.map(([group, used]) => `${group} ${(used / 100 / wall).toFixed(2)}`).join(', ')}`,
     ];
+    if (!(await statements)) return lines;
+    const rows = await sql<{ ms: number; calls: number; query: string }[]>`
+      select round(total_exec_time)::int as ms, calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
+        from pg_stat_statements
+       where query not like '%pgbench_%' and query not like '%pg_stat_%'
+       order by total_exec_time desc limit 8`;
+    return [...lines, ...rows.map((r) => `${name}, statement: ${r.ms} ms in ${r.calls} calls: ${r.query}`)];
   }
 
   return { during, report };
