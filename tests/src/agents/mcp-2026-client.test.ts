@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item } from '../chat/setup';
 import { Factories, STATELESS_REVISION, startTestServer, type TestServer } from '../harness';
 
 /**
@@ -8,13 +9,6 @@ import { Factories, STATELESS_REVISION, startTestServer, type TestServer } from 
  * revision, tools called by their 2026 names, and a question to the requester answered through
  * the client's own elicitation handler (multi round-trip requests, fulfilled by the client).
  */
-type Item = {
-  id: string;
-  status: string;
-  response: Record<string, unknown> | null;
-  answered_via: string | null;
-  answered_by: { type: string; id: string } | null;
-};
 
 const YES_NO = { id: 'go', fields: [{ id: 'ok', type: 'yesno', label: 'Ship it?', required: true }] };
 

@@ -1,5 +1,6 @@
 import { ANSWER_CATEGORY } from '@beckon/server/modules/push/adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item } from '../chat/setup';
 import { Factories, startTestServer, type TestServer } from '../harness';
 import { type Pushed, startFakeMobilePush } from '../harness/fake-push';
 import { until } from '../sdk/helpers';
@@ -9,13 +10,6 @@ import { until } from '../sdk/helpers';
  * choices as data under the answering category, for Android (`click_action`) and for iOS (the
  * `apns` block it hands to APNs), with a token that answers once as the person.
  */
-type Item = {
-  id: string;
-  status: string;
-  response: Record<string, unknown> | null;
-  answered_via: string | null;
-  answered_by: { type: string; id: string } | null;
-};
 type Message = {
   token: string;
   notification: { title: string; body?: string };

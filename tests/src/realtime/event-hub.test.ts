@@ -3,6 +3,7 @@ import { createDb } from '@beckon/db';
 import { EVENTS_CHANNEL, EventHub } from '@beckon/server/realtime/event-hub';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, Factories, type TestDatabase } from '../harness';
+import { until } from '../sdk/helpers';
 
 let database: TestDatabase;
 
@@ -10,11 +11,6 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database?.drop());
-
-const until = async (done: () => boolean) => {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  return done();
-};
 
 it('ends the streams of an organization whose notified event could not be read, never skips it', async () => {
   // The hub's own pool, to be closed under it: a database gone between NOTIFY and the read.
@@ -34,13 +30,13 @@ it('ends the streams of an organization whose notified event could not be read, 
       with event as (insert into events (id, org_id, type, data) values (${real}, ${orgId}, 'item.created', '{}')
                      returning org_id, id)
       select pg_notify(${EVENTS_CHANNEL}, org_id || ':' || id) from event`;
-    expect(await until(() => received.length === 1)).toBe(true);
+    await until(() => received.length === 1);
     expect(received.map((event) => event.id)).toEqual([real]);
     expect(lost).toBe(0);
 
     await pool.end();
     await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:${randomUUID()}`})`;
-    expect(await until(() => lost === 1)).toBe(true);
+    await until(() => lost === 1);
     expect(received).toHaveLength(1);
   } finally {
     await hub.close();
