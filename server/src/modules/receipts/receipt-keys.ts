@@ -41,6 +41,9 @@ function open(wrapping: Buffer, kid: string, stored: string): KeyObject {
 
 export type SigningKey = { kid: string; key: KeyObject };
 
+/** Tries at making a missing key: a rotation between making one and reading it back retires it. */
+const MAKE_ATTEMPTS = 3;
+
 /**
  * The organization's active receipt key, made on first use. Two processes making it at once
  * agree on one (the partial unique index keeps a single active key; the loser reads the winner's).
@@ -49,13 +52,13 @@ export async function activeReceiptKey(
   sql: Queryable,
   env: Env,
   orgId: string,
-  made = false,
+  attempts = 0,
 ): Promise<SigningKey> {
   const wrapping = await wrappingKey(env);
   const [found] = await sql<{ kid: string; private_key: string }[]>`
     select kid, private_key from receipt_keys where org_id = ${orgId} and retired_at is null`;
   if (found) return { kid: found.kid, key: open(wrapping, found.kid, found.private_key) };
-  if (made) throw new Error(`no receipt key for organization ${orgId} after making one`);
+  if (attempts >= MAKE_ATTEMPTS) throw new Error(`no receipt key for organization ${orgId} after making one`);
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const kid = uuidv7();
   const jwk = publicKey.export({ format: 'jwk' }) as Record<string, string>;
@@ -63,7 +66,7 @@ export async function activeReceiptKey(
   await sql`insert into receipt_keys (kid, org_id, public_jwk, private_key)
             values (${kid}, ${orgId}, ${sql.json(jwk)}, ${sealed})
             on conflict (org_id) where retired_at is null do nothing`;
-  return activeReceiptKey(sql, env, orgId, true);
+  return activeReceiptKey(sql, env, orgId, attempts + 1);
 }
 
 /** Retires the active key: the next receipt is signed with a new one; old ones still verify. */
