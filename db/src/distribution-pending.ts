@@ -22,11 +22,10 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   // make the column not null
   'nullable-org-id': [],
   // make the key (org_id, ...)
-  'primary-key-without-org-id': ['events events_pkey'],
+  'primary-key-without-org-id': [],
   // add org_id to the key, or move a global lookup (a token hash) to the coordinator
   'unique-without-org-id': [
     'devices devices_device_token_unique',
-    'events events_id_unique',
     'invitations invitations_code_hash_unique',
     'organizations organizations_slug_unique',
   ],
