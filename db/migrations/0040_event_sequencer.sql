@@ -65,3 +65,19 @@ BEGIN
     UPDATE audit_heads SET seq = v_seq, prev_hash = v_prev, hash = v_hash WHERE org_id = p_org;
   END IF;
 END $$;
+--> statement-breakpoint
+-- Resource processes remember which organizations are connected to Telegram, Discord and Teams
+-- (as Slack, migration 0018): an item change of one without leaves that app's jobs out of its
+-- statement. Connecting and disconnecting tell them.
+CREATE FUNCTION beckon_notify_chat_connections() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('beckon_identity', TG_ARGV[0] || ':' || COALESCE(NEW.org_id, OLD.org_id));
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER telegram_connections_notify AFTER INSERT OR DELETE ON telegram_connections
+  FOR EACH ROW EXECUTE FUNCTION beckon_notify_chat_connections('telegram');--> statement-breakpoint
+CREATE TRIGGER discord_connections_notify AFTER INSERT OR DELETE ON discord_connections
+  FOR EACH ROW EXECUTE FUNCTION beckon_notify_chat_connections('discord');--> statement-breakpoint
+CREATE TRIGGER teams_connections_notify AFTER INSERT OR DELETE ON teams_connections
+  FOR EACH ROW EXECUTE FUNCTION beckon_notify_chat_connections('teams');

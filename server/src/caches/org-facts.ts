@@ -3,24 +3,29 @@ import type { InvalidatedCache } from './invalidations';
 
 /**
  * Facts about an organization that item changes depend on: any active webhook, any push device,
- * anyone with mail on, a Slack workspace.
+ * anyone with mail on, a connection to each chat app.
  */
-export type OrgFact = 'webhooks' | 'devices' | 'email' | 'slack';
-const FACTS = ['webhooks', 'devices', 'email', 'slack'] as const satisfies readonly OrgFact[];
+const FACTS = ['webhooks', 'devices', 'email', 'slack', 'telegram', 'discord', 'teams'] as const;
+export type OrgFact = (typeof FACTS)[number];
 
+const connected = (app: string) =>
+  `select exists (select 1 from ${app}_connections where org_id = $1) as has`;
 const FACT_QUERIES: Record<OrgFact, string> = {
   webhooks: 'select exists (select 1 from webhooks where org_id = $1 and active) as has',
   devices: 'select exists (select 1 from devices where org_id = $1) as has',
   email: 'select exists (select 1 from email_settings where org_id = $1 and enabled) as has',
-  slack: 'select exists (select 1 from slack_connections where org_id = $1) as has',
+  slack: connected('slack'),
+  telegram: connected('telegram'),
+  discord: connected('discord'),
+  teams: connected('teams'),
 };
 
 /**
  * Which organizations have active outbound webhooks or push devices, so that an item change of
  * one without any leaves that fan-out out of its statement (it cost about 8 % of creation
- * throughput). Dropped on `webhooks:<org>` / `devices:<org>` / `email:<org>` / `slack:<org>`
- * (migrations 0005, 0006, 0016, 0018); creating a webhook, registering a device, turning mail on or
- * connecting Slack answers after a fence, so every change after that answer reaches it.
+ * throughput; the chat apps' parts, about as much). Dropped on `<fact>:<org>` (migrations 0005,
+ * 0006, 0016, 0018, 0040); creating a webhook, registering a device, turning mail on or
+ * connecting a chat app answers after a fence, so every change after that answer reaches it.
  */
 export class OrgFacts implements InvalidatedCache {
   readonly kinds = FACTS;

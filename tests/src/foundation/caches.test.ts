@@ -99,6 +99,37 @@ describe('credential and organization caches', () => {
     expect(facts.known('webhooks', 'anything')).toBeNull(); // not listening: nothing is known
   });
 
+  it('forgets that an organization has no chat app of a kind when it connects one', async () => {
+    const { facts, listener } = await listening();
+    const connect = {
+      telegram: (
+        orgId: string,
+      ) => database.sql`insert into telegram_connections (org_id, bot_id, bot_username, token_ciphertext)
+                                                values (${orgId}, '1', 'bot', 'x')`,
+      discord: (
+        orgId: string,
+      ) => database.sql`insert into discord_connections (org_id, application_id, application_name, public_key, token_ciphertext)
+                                               values (${orgId}, '1', 'app', 'k', 'x')`,
+      teams: (orgId: string) => database.sql`insert into teams_connections (org_id, app_id, secret_ciphertext)
+                                             values (${orgId}, 'a', 'x')`,
+    };
+    try {
+      const org = await new Factories(database.db).org();
+      for (const [app, insert] of Object.entries(connect) as [
+        keyof typeof connect,
+        (orgId: string) => unknown,
+      ][]) {
+        facts.remember(app, org.id, false, facts.begin());
+        expect(facts.known(app, org.id)).toBe(false);
+        await insert(org.id);
+        expect(await fence()).toBe(true);
+        expect(facts.known(app, org.id)).toBeNull();
+      }
+    } finally {
+      await listener.close();
+    }
+  });
+
   it('does not store a lookup that raced an invalidation', async () => {
     const { cache, listener } = await listening();
     try {

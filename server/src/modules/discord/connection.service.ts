@@ -1,6 +1,7 @@
 import type { ConnectDiscordInput, DiscordConnectionView } from '@beckon/contracts/discord/discord.contract';
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -100,6 +101,8 @@ export async function connect(deps: Deps, identity: Identity, input: ConnectDisc
         installed_by = excluded.installed_by, updated_at = now()`;
     await recordOrgChange(tx, identity, 'discord.connect', { application_id: app.id, name: app.name });
   });
+  // Every process knows the organization has Discord now, before the answer says so (OrgFacts).
+  await fenceCaches(deps);
   return discordStatus(deps, identity);
 }
 

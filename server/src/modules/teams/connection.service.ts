@@ -1,6 +1,7 @@
 import type { ConnectTeamsInput, TeamsConnectionView } from '@beckon/contracts/teams/teams.contract';
 import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -86,6 +87,8 @@ export async function connect(deps: Deps, identity: Identity, input: ConnectTeam
         secret_ciphertext = excluded.secret_ciphertext, installed_by = excluded.installed_by, updated_at = now()`;
     await recordOrgChange(tx, identity, 'teams.connect', { app_id: input.app_id });
   });
+  // Every process knows the organization has Teams now, before the answer says so (OrgFacts).
+  await fenceCaches(deps);
   return teamsStatus(deps, identity);
 }
 

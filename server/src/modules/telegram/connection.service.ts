@@ -5,6 +5,7 @@ import type {
 import type { Queryable } from '@beckon/db';
 import { GrammyError } from 'grammy';
 import type { Identity } from '../../auth/identity';
+import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordOrgChange } from '../audit/audit.service';
@@ -103,6 +104,8 @@ export async function connect(deps: Deps, identity: Identity, input: ConnectTele
         token_ciphertext = excluded.token_ciphertext, installed_by = excluded.installed_by, updated_at = now()`;
     await recordOrgChange(tx, identity, 'telegram.connect', { bot_id: botId, bot_username: me.username });
   });
+  // Every process knows the organization has Telegram now, before the answer says so (OrgFacts).
+  await fenceCaches(deps);
   return telegramStatus(deps, identity);
 }
 

@@ -1,6 +1,7 @@
 import type { EventKind } from '@beckon/contracts/items/event-kinds';
 import type { Queryable } from '@beckon/db';
 import type postgres from 'postgres';
+import { OrgFacts } from '../../../caches/org-facts';
 import { addJobFor } from '../../../job-queue';
 import { type Part, part } from '../../../statement-parts';
 import type { ItemRow } from '../rows/item-view';
@@ -46,6 +47,12 @@ const APPS = {
 
 export type ChatApp = keyof typeof APPS;
 export const CHAT_APPS = Object.keys(APPS) as ChatApp[];
+
+/** The chat apps an organization is connected to (OrgFacts: remembered, else asked). */
+export async function connectedChatApps(deps: Parameters<typeof OrgFacts.has>[0], orgId: string) {
+  const connected = await Promise.all(CHAT_APPS.map((app) => OrgFacts.has(deps, app, orgId)));
+  return CHAT_APPS.filter((_app, i) => connected[i]);
+}
 
 /**
  * A chat app's jobs of an item change, as a part of its statement (record-change.ts): a new item

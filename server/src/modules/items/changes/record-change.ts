@@ -11,7 +11,7 @@ import { auditParts } from '../../audit/audit.service';
 import { namesOfIds, referencedIds } from '../rows/item-names';
 import { type ItemRow, itemView } from '../rows/item-view';
 import { outcome } from '../state/item-state';
-import { CHAT_APPS, chatAppJobs } from './chat-follow-ups';
+import { CHAT_APPS, type ChatApp, chatAppJobs } from './chat-follow-ups';
 import { pushCloseJobs } from './push-follow-ups';
 import { twilioJobs } from './twilio-follow-ups';
 
@@ -49,8 +49,8 @@ export type ItemChange = {
   data?: Record<string, unknown>;
   /** false when the organization is known to have no active webhooks (OrgFacts.has). */
   webhooks?: boolean;
-  /** false when the organization is known to have no Slack workspace (OrgFacts.has). */
-  slack?: boolean;
+  /** The chat apps the organization is connected to (connectedChatApps); absent: every app. */
+  chatApps?: readonly ChatApp[];
   /** The write of the change itself, when it goes in the same statement (creation's insert). */
   write?: Part;
   /** Who is told of the change (notify-people.ts: notificationParts). */
@@ -117,9 +117,7 @@ function eventParts(sql: Queryable, change: ItemChange, event: EventKind): Part[
           returning id`,
     ),
     ...(change.webhooks !== false ? [webhookJobs(sql, row.org_id, event, eventId)] : []),
-    ...CHAT_APPS.filter((app) => app !== 'slack' || change.slack !== false).map((app) =>
-      chatAppJobs(sql, row, event, app),
-    ),
+    ...(change.chatApps ?? CHAT_APPS).map((app) => chatAppJobs(sql, row, event, app)),
     ...pushCloseJobs(sql, row, event),
     twilioJobs(sql, row, event),
     callbackJob(sql, row, event),

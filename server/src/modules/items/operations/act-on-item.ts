@@ -11,6 +11,7 @@ import { AppError } from '../../../errors';
 import { itemPageUrl } from '../../../mail/item-mail';
 import { onBehalfOf } from '../../assignment/assignees';
 import { authMethod, issueReceipt } from '../../receipts/receipts';
+import { connectedChatApps } from '../changes/chat-follow-ups';
 import { escalationSchedule } from '../changes/escalate-item';
 import { recordChange } from '../changes/record-change';
 import { repeatSchedule } from '../changes/repeat-item';
@@ -148,7 +149,7 @@ export async function actOnItem(
   }
   const actor = input.byPolicy ? POLICY : identity ? actorOf(identity) : SYSTEM;
   const webhooks = await OrgFacts.has(deps, 'webhooks', orgId);
-  const slack = await OrgFacts.has(deps, 'slack', orgId);
+  const chatApps = await connectedChatApps(deps, orgId);
   const row = await deps.sql.begin(async (tx) => {
     const current = await findItem(tx, identity ?? { orgId }, id, true);
     const to = nextStatus(input.action, {
@@ -215,7 +216,7 @@ export async function actOnItem(
       leftOrReturned ? escalationSchedule(tx, row) : null,
       leftOrReturned || input.action === 'ack' ? repeatSchedule(tx, row, deps.clock()) : null,
     ];
-    await recordChange(tx, { row, actor, data, webhooks, slack, schedule, ...recorded(change) });
+    await recordChange(tx, { row, actor, data, webhooks, chatApps, schedule, ...recorded(change) });
     return row;
   });
   if (input.action === 'answer' && row.status === 'answered' && row.answered_at)

@@ -19,6 +19,7 @@ import { part } from '../../../statement-parts';
 import type { TraceContext } from '../../../trpc/context';
 import { newAssignment, onCallAuditData } from '../../assignment/assignees';
 import { quotaError } from '../../billing/plan-gate';
+import { connectedChatApps } from '../changes/chat-follow-ups';
 import { escalationJob } from '../changes/escalate-item';
 import { creationRecipients, delegationAuditData, notificationParts } from '../changes/notify-people';
 import { recordChange } from '../changes/record-change';
@@ -194,7 +195,7 @@ export async function createItem(
       ...delegationAuditData(recipients),
     },
     webhooks: await OrgFacts.has(deps, 'webhooks', identity.orgId),
-    slack: await OrgFacts.has(deps, 'slack', identity.orgId),
+    chatApps: await connectedChatApps(deps, identity.orgId),
     notify: await notificationParts(deps, sql, row, recipients, 'created'),
     schedule: [expiryJob(sql, row), escalationJob(sql, row), repeatJob(sql, row, row.created_at)],
     result: namesOfIds(sql, row.org_id, referencedIds(row)),
