@@ -22,6 +22,22 @@ const DISTRIBUTED = TABLE_DISTRIBUTION.filter((p) => p.class === 'distributed').
 
 export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
   {
+    source: 'db/migrations/0040_event_sequencer.sql',
+    matches:
+      /^insert into event_counters \(org_id, seq\) select org_id, max\(seq\) from events group by org_id$/,
+    tables: ['events'],
+    reason:
+      'the migration that gave each organization its own event counter starts it from its last event, once, before any move (a multi-shard read)',
+  },
+  {
+    source: "server/src/realtime/sequencer.ts (the worker's sweep, every SEQUENCER_SWEEP_MS)",
+    matches:
+      /^select org_id from events where seq is null and created_at < now\(\) - make_interval\(secs => \$1\) union select org_id from audit_entries where seq is null and content_hash is not null and created_at < now\(\) - make_interval\(secs => \$2\)$/,
+    tables: ['events', 'audit_entries'],
+    reason:
+      'events and audit entries whose writer stopped between commit and sequencing: a multi-shard read of two small partial indexes (rows waiting for more than a second), once a second per worker',
+  },
+  {
     source: 'db/migrations/0039_org_in_tokens.sql',
     matches:
       /^insert into legacy_credentials \(token_hash, org_id\) select token_hash, org_id from api_keys union all select token_hash, org_id from inbound_webhooks on conflict do nothing$/,
@@ -30,7 +46,7 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       'the migration that made tokens name their organization records the organization of every older key and inbound token, once, before any move (a multi-shard read)',
   },
   {
-    source: 'db/migrations/0040_org_scoped_lookups.sql',
+    source: 'db/migrations/0041_org_scoped_lookups.sql',
     matches: new RegExp(
       [
         '^insert into organization_slugs \\(slug, org_id\\) select slug, id from organizations$',

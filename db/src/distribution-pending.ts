@@ -22,9 +22,9 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   // make the column not null
   'nullable-org-id': [],
   // make the key (org_id, ...)
-  'primary-key-without-org-id': ['events events_pkey'],
+  'primary-key-without-org-id': [],
   // add org_id to the key, or move a global lookup (a token hash) to the coordinator
-  'unique-without-org-id': ['events events_id_unique'],
+  'unique-without-org-id': [],
   // reference (org_id, id), once the parent key includes org_id
   'foreign-key-without-org-id': [],
   // drop the foreign key (system and organization roles kept apart)

@@ -20,6 +20,7 @@ import { createTeamsConfig } from './modules/teams/teams-config';
 import { createTelegramConfig } from './modules/telegram/telegram-config';
 import { createTwilioConfig } from './modules/twilio/twilio-config';
 import { EventHub } from './realtime/event-hub';
+import { Sequencer } from './realtime/sequencer';
 import { s3Storage } from './storage/s3-storage';
 import { type FileStorage, localStorage } from './storage/storage';
 import { traceQueries } from './tracing/query-spans';
@@ -55,7 +56,8 @@ export async function createDeps(
   const orgFacts = resource && env.IDENTITY_CACHE ? new OrgFacts() : undefined;
   const listener =
     credentials && orgFacts ? await new Invalidations([credentials, orgFacts]).listen(url) : undefined;
-  const events = resource ? new EventHub(sql) : undefined;
+  const sequencer = new Sequencer(sql);
+  const events = resource ? new EventHub(sql, sequencer) : undefined;
   await events?.listen(url);
   const mailer = createMailer(env, log);
   const storage = createStorage(env, log, resource);
@@ -79,6 +81,7 @@ export async function createDeps(
     credentials,
     orgFacts,
     events,
+    sequencer,
     database,
     metrics,
   };

@@ -17,6 +17,7 @@ import type { TeamsConfig } from './modules/teams/teams-config';
 import type { TelegramConfig } from './modules/telegram/telegram-config';
 import type { TwilioConfig } from './modules/twilio/twilio-config';
 import type { EventHub } from './realtime/event-hub';
+import type { Sequencer } from './realtime/sequencer';
 import type { FileStorage } from './storage/storage';
 
 /** What every service receives; made in one place, compose.ts. */
@@ -54,6 +55,8 @@ export type Deps = {
   orgFacts?: OrgFacts;
   /** Item events for this process's streams (resource process only). */
   events?: EventHub;
+  /** Numbers events and links audit entries once their change committed (absent: the sweep does). */
+  sequencer?: Sequencer;
   /** Fails requests fast while the database cannot be reached (absent: requests just wait). */
   database?: DatabaseWatch;
   /** Deliveries and answers counted by this process (domain-metrics.ts; absent: not counted). */

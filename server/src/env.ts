@@ -96,6 +96,8 @@ export const ZEnv = z
     WORKER_LIVENESS_TIMEOUT_MS: z.coerce.number().int().min(500).default(20_000),
     /** How often every live worker looks for dead pools. */
     WORKER_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    /** How often the worker numbers events and links audit entries whose writer stopped first. */
+    SEQUENCER_SWEEP_MS: z.coerce.number().int().min(100).default(1_000),
     ISSUER_URL: z.url().default('http://localhost:3001'),
     RESOURCE_URL: z.url().default('http://localhost:3000'),
     APP_URL: z.url().default('http://localhost:5173'),

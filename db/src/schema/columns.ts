@@ -34,5 +34,3 @@ export const timestamps = () => ({
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /** A transaction id (`pg_current_xact_id()`). */
 export const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
-/** Which transactions were in progress at a moment (`pg_current_snapshot()`). */
-export const pgSnapshot = customType<{ data: string }>({ dataType: () => 'pg_snapshot' });

@@ -101,7 +101,7 @@ export const apiKeys = pgTable(
 
 /**
  * The organization of each API key, inbound webhook token and invitation code made before they
- * named it (migrations 0039, 0040): the small lookup that lets those keep working once they are
+ * named it (migrations 0039, 0041): the small lookup that lets those keep working once they are
  * found by organization. It stays on the coordinator of a distributed database
  * (db/src/distribution.ts); new tokens never need it.
  */

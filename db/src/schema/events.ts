@@ -1,32 +1,46 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, pgSnapshot, xid8 } from './columns';
+import { bigint, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, orgRowId, xid8 } from './columns';
 import { organizations } from './orgs';
 
 /**
- * Ordered log of item events for the real-time streams: a resumable stream reads
- * everything after a `Last-Event-ID` from here.
+ * Ordered log of item events for the real-time streams: a resumable stream reads everything
+ * after a `Last-Event-ID` from here. An event is written with its change; its number in the
+ * organization's order is given once it has committed, by the sequencer
+ * (server/src/realtime/sequencer.ts), so the numbers of an organization follow commit order.
  */
 export const events = pgTable(
   'events',
   {
-    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    id: uuid('id').notNull().unique(),
+    id: orgRowId(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** 1, 2, 3... per organization in commit order; null until the sequencer numbers it. */
+    seq: bigint('seq', { mode: 'number' }),
     type: text('type').notNull(),
     itemId: uuid('item_id'),
     agentId: uuid('agent_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
     /**
-     * The writing transaction and what was in progress when it wrote the event: a stream resumed
-     * after this event also gets the events numbered before it that committed after it
-     * (server/src/realtime/event-hub.ts). Null on events written before these columns.
+     * The writing transaction: events committed together wait for one numbering, which orders
+     * them by it (a transaction that began after another committed has a later id).
      */
     txId: xid8('tx_id').default(sql`pg_current_xact_id()`),
-    txSnapshot: pgSnapshot('tx_snapshot').default(sql`pg_current_snapshot()`),
   },
-  (t) => [index('events_org_seq_idx').on(t.orgId, t.seq), index('events_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'events_pkey', columns: [t.orgId, t.id] }),
+    uniqueIndex('events_org_seq_key').on(t.orgId, t.seq),
+    index('events_unsequenced_idx').on(t.orgId).where(sql`${t.seq} is null`),
+    index('events_created_idx').on(t.createdAt),
+  ],
 );
+
+/** The last event number given in each organization (the sequencer's row lock orders its runs). */
+export const eventCounters = pgTable('event_counters', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+});

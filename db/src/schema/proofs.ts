@@ -24,12 +24,15 @@ export const auditEntries = pgTable(
     createdAt: createdAt(),
     /**
      * The entry's place in its organization's chain (contracts/src/proofs/audit-chain.ts):
-     * 1, 2, 3... per organization, the previous entry's hash, and this entry's. Null only for
-     * entries written before the chain existed.
+     * 1, 2, 3... per organization, the previous entry's hash, and this entry's. Given by the
+     * sequencer once the entry has committed (server/src/realtime/sequencer.ts); null until then,
+     * and for entries written before the chain existed (those have no content_hash).
      */
     seq: bigint('seq', { mode: 'number' }),
     prevHash: text('prev_hash'),
     hash: text('hash'),
+    /** The content digest (contentDigest), taken when the entry is written; the link covers it. */
+    contentHash: text('content_hash'),
   },
   (t) => [
     primaryKey({ name: 'audit_entries_pkey', columns: [t.orgId, t.id] }),
@@ -37,12 +40,15 @@ export const auditEntries = pgTable(
     index('audit_entries_org_idx').on(t.orgId, t.id),
     index('audit_entries_item_idx').on(t.itemId, t.id),
     index('audit_entries_created_idx').on(t.createdAt),
+    index('audit_entries_unlinked_idx')
+      .on(t.orgId)
+      .where(sql`${t.seq} is null and ${t.contentHash} is not null`),
   ],
 );
 
 /**
- * The head of each organization's audit chain: the last entry's seq and hash, updated in the
- * statement that writes the entry (the row lock orders concurrent writers), and the anchor the
+ * The head of each organization's audit chain: the last entry's seq and hash, moved by the
+ * sequencer as it links committed entries (its row lock orders the sequencer's runs), and the anchor the
  * chain starts after (the last entry the retention period removed; seq 0 and 64 zeros before).
  */
 export const auditHeads = pgTable('audit_heads', {

@@ -185,12 +185,11 @@ async function replay(
   { max, stopped }: { max: number; stopped: () => boolean },
 ): Promise<ReplayOutcome> {
   if (!isUuid(lastEventId)) return 'unknown';
-  const backlog = await hub.backlogAfter(orgId, lastEventId, max);
-  if (backlog === null) return 'unknown';
-  if (backlog > max) return 'behind';
+  const seq = await hub.seqOf(orgId, lastEventId);
+  if (seq === null) return 'unknown';
+  if ((await hub.backlogAfter(orgId, seq, max)) > max) return 'behind';
   const size = Math.min(PAGE, max);
-  let page = await hub.eventsAfter(orgId, lastEventId, size);
-  if (!page) return 'unknown';
+  let page = await hub.eventsAfterSeq(orgId, seq, size);
   for (let replayed = 0; ; ) {
     if (stopped()) return 'done';
     for (const event of page) deliver(event);

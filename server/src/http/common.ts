@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import { collectingWrites } from '../realtime/sequencer';
 import { registerCanonicalPath } from './canonical-path';
 import { registerErrorHandling } from './errors';
 import { requestSerializer } from './log-redaction';
@@ -42,6 +43,20 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
     ...requestLogOptions,
   });
   registerRequestLog(app);
+  // Routes outside the procedures that change items (inbound chat and mail answers): the
+  // sequencer runs for what they wrote once they have answered (the procedures run it before).
+  const sequencer = deps.sequencer;
+  if (sequencer)
+    app.addHook('onRequest', (request, reply, done) => {
+      const orgs = new Set<string>();
+      reply.raw.once('close', () => {
+        if (orgs.size > 0)
+          sequencer
+            .settle(orgs)
+            .catch((err) => request.log.warn({ err }, 'sequencing after a request failed'));
+      });
+      collectingWrites(orgs, done);
+    });
   // JSON only: any other body type is a 415, not a string handed to a procedure. An empty JSON
   // body is no body (clients that always send the header may call action endpoints without one).
   app.removeContentTypeParser('text/plain');

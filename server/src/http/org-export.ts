@@ -18,6 +18,8 @@ export function registerOrgExport(app: FastifyInstance, deps: Deps): void {
     const identity = await authenticate(deps, request, 'org.manage');
     const query = ZExportQuery.safeParse(request.query ?? {});
     if (!query.success) throw AppError.invalid(fieldsFromZod(query.error.issues));
+    // Every event and audit entry committed so far in its place (realtime/sequencer.ts).
+    await deps.sequencer?.settle([identity.orgId]);
     reply.code(200).headers({
       'content-type': 'application/jsonl; charset=utf-8',
       'content-disposition': 'attachment; filename="organization.jsonl"',

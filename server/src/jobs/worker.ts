@@ -12,6 +12,7 @@ import { postItemTask, updateItemTask } from '../modules/slack/deliver-slack';
 import * as teams from '../modules/teams/deliver-teams';
 import * as telegram from '../modules/telegram/deliver-telegram';
 import { closeItemTask, sendItemTask } from '../modules/twilio/deliver-twilio';
+import { sequencedAfter } from '../realtime/sequencer';
 import { requestContext } from '../request-context';
 import { inJobSpan } from '../tracing/job-spans';
 import { deliverCallback } from './deliver-callback';
@@ -26,10 +27,17 @@ import { startSupervisedPool } from './worker-pool';
 /**
  * Runs a task in the context of the request that enqueued its job (job-queue.ts): its log lines
  * and outbound requests carry that request's id, and when tracing, the run is a span continuing
- * that request's trace (job-spans.ts). The task sees its payload without them.
+ * that request's trace (job-spans.ts). The task sees its payload without them. Once it has run,
+ * the events and audit entries it wrote are put in their organizations' order (sequencer.ts).
  */
-function inRequestContext(name: string, task: Task): Task {
-  const traced = inJobSpan(name, task);
+function inRequestContext(deps: Deps, name: string, task: Task): Task {
+  const spanned = inJobSpan(name, task);
+  const traced: Task = (payload, helpers) =>
+    sequencedAfter(
+      deps.sequencer,
+      async () => spanned(payload, helpers),
+      (err) => helpers.logger.warn(`sequencing after ${name} failed, the sweep will do it: ${err}`),
+    );
   return (payload, helpers) => {
     if (
       typeof payload !== 'object' ||
@@ -48,7 +56,7 @@ export function taskList(deps: Deps): TaskList {
   const list: TaskList = {};
   // Each handler parses its payload with its JOB_TASKS entry: the wrapper hands on what it received.
   for (const [name, task] of Object.entries(tasks(deps)))
-    if (task) list[name] = inRequestContext(name, task as Task);
+    if (task) list[name] = inRequestContext(deps, name, task as Task);
   return list;
 }
 
@@ -162,9 +170,18 @@ export async function startWorker(
     intervalMs: deps.env.WORKER_SWEEP_INTERVAL_MS,
     onReleased: (pools) => log.warn({ pools }, 'released the jobs of dead workers'),
   });
+  // Changes whose writer stopped between their commit and their sequencing (sequencer.ts).
+  const sequencer = deps.sequencer;
+  const sequencing = sequencer
+    ? setInterval(
+        () => void sequencer.sweep().catch((err) => log.warn({ err }, 'sequencer sweep failed')),
+        deps.env.SEQUENCER_SWEEP_MS,
+      )
+    : undefined;
   return {
     poolId: pool.poolId,
     stop: async () => {
+      clearInterval(sequencing);
       sweeper.stop();
       await pool.stop();
     },

@@ -1,4 +1,5 @@
 import { listenOnDedicatedConnection, type Sql } from '@beckon/db';
+import type { Sequencer } from './sequencer';
 
 export const EVENTS_CHANNEL = 'beckon_events';
 
@@ -22,20 +23,14 @@ type OrgSubscribers = { all: Set<Subscriber>; byAgent: Map<string, Set<Subscribe
 const EVENT_COLUMNS = 'id, seq::float8 as seq, org_id, type, item_id, agent_id, data, created_at';
 
 /**
- * Fans item events out to the streams of this process (/mcp/sse, /api/ws). Every committed
- * change notifies `beckon_events` with `<org>:<event id>` (record-change.ts), from whichever
- * process made it; the hub listens on its own connection, reads each event once when someone in
- * that organization is subscribed, and hands it to them in commit order. Notifications sent while
- * that connection was down are lost: when it listens again, every subscriber is told (`lost`), so
- * streams end and their clients resume from the database.
+ * Fans item events out to the streams of this process (/mcp/sse, /api/ws). Each run of the
+ * sequencer that numbers an organization's new events notifies `beckon_events` with
+ * `<org>:<first>:<last>` (sequencer.ts), from whichever process ran it; the hub listens on its own
+ * connection, reads those events once when someone in that organization is subscribed, and
+ * hands them to them in order. Notifications sent while that connection was down are lost: when
+ * it listens again, every subscriber is told (`lost`), so streams end and their clients resume
+ * from the database.
  */
-/**
- * How far back (in event numbers, shared by all organizations) a resumed stream looks for events
- * that committed after the one it resumes from: far more than the events written while one of
- * Beckon's transactions runs.
- */
-const LATE_COMMIT_WINDOW = 100_000;
-
 export class EventHub {
   /**
    * By organization: who follows all of its events, and who follows one agent's only (indexed,
@@ -46,7 +41,11 @@ export class EventHub {
   private listening: { close: () => Promise<void> } | null = null;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** Numbers an event a client resumes from that is not numbered yet (absent: not resumed). */
+    private readonly sequencer?: Sequencer,
+  ) {}
 
   async listen(url: string): Promise<void> {
     let listened = false;
@@ -100,12 +99,12 @@ export class EventHub {
   }
 
   private notified(payload: string): void {
-    const [orgId, eventId] = payload.split(':');
-    if (!orgId || !eventId || !this.subscribers.has(orgId)) return;
-    // Read in notification order, so subscribers see events in commit order.
+    const [orgId, first, last] = payload.split(':');
+    if (!orgId || !first || !last || !this.subscribers.has(orgId)) return;
+    // Read in notification order, so subscribers see events in order.
     const read = this.sql.unsafe<StreamEvent[]>(
-      `select ${EVENT_COLUMNS} from events where org_id = $1 and id = $2`,
-      [orgId, eventId],
+      `select ${EVENT_COLUMNS} from events where org_id = $1 and seq between $2 and $3 order by seq`,
+      [orgId, first, last],
     );
     this.queue = this.queue.then(async () => {
       const rows = await read.catch(() => null);
@@ -117,20 +116,22 @@ export class EventHub {
         for (const subscriber of this.everySubscriber([org])) subscriber.lost();
         return;
       }
-      const [event] = rows;
-      if (!event) return;
-      const ofAgent = event.agent_id ? org.byAgent.get(event.agent_id) : undefined;
-      for (const set of ofAgent ? [org.all, ofAgent] : [org.all]) {
-        for (const subscriber of set) {
-          // One failing stream must not stop the fan-out (this chain) for every organization.
-          try {
-            subscriber.event(event);
-          } catch {
-            subscriber.lost();
-          }
+      for (const event of rows) this.fanOut(org, event);
+    });
+  }
+
+  private fanOut(org: OrgSubscribers, event: StreamEvent): void {
+    const ofAgent = event.agent_id ? org.byAgent.get(event.agent_id) : undefined;
+    for (const set of ofAgent ? [org.all, ofAgent] : [org.all]) {
+      for (const subscriber of set) {
+        // One failing stream must not stop the fan-out (this chain) for every organization.
+        try {
+          subscriber.event(event);
+        } catch {
+          subscriber.lost();
         }
       }
-    });
+    }
   }
 
   private everySubscriber(orgs: Iterable<OrgSubscribers> = this.subscribers.values()): Subscriber[] {
@@ -143,42 +144,28 @@ export class EventHub {
   }
 
   /**
-   * Events of an organization after the one with id `afterId`, oldest first: those numbered after
-   * it, and those numbered before it whose transaction was still in progress when it was written.
-   * Numbers are drawn when an event is written, not when it commits, so an event numbered 100 may
-   * commit after 101 has been streamed: resuming from 101 by number alone would skip it. The
-   * second kind may repeat an event the client already has (one that committed first): resuming
-   * is at least once, never with a gap.
+   * The number of the event with id `afterId` in its organization's order; null when that event
+   * is unknown (or pruned). Numbers follow commit order (sequencer.ts): every event numbered
+   * after it committed after it, so resuming from its number leaves no gap. An event known to the
+   * client before it was numbered (from a webhook) is numbered first.
    */
-  async eventsAfter(orgId: string, afterId: string, limit: number): Promise<StreamEvent[] | null> {
-    const [anchor] = await this.sql<{ seq: string; tx_snapshot: string | null }[]>`
-      select seq, tx_snapshot from events where id = ${afterId} and org_id = ${orgId}`;
-    if (!anchor) return null;
-    const seq = Number(anchor.seq);
-    if (!anchor.tx_snapshot) return this.eventsAfterSeq(orgId, seq, limit);
-    // Late commits were written while the anchor's transaction ran: numbered shortly before it.
-    return this.sql.unsafe<StreamEvent[]>(
-      `select ${EVENT_COLUMNS} from events
-        where org_id = $1
-          and (seq > $2 or (seq < $2 and seq > $2 - ${LATE_COMMIT_WINDOW} and tx_id is not null
-                            and not pg_visible_in_snapshot(tx_id, $4::pg_snapshot)))
-        order by seq limit $3`,
-      [orgId, seq, limit, anchor.tx_snapshot],
-    );
+  async seqOf(orgId: string, afterId: string): Promise<number | null> {
+    const read = () => this.sql<{ seq: number | null }[]>`
+      select seq::float8 as seq from events where org_id = ${orgId} and id = ${afterId}`;
+    let [anchor] = await read();
+    if (anchor && anchor.seq === null && this.sequencer) {
+      await this.sequencer.settle([orgId]);
+      [anchor] = await read();
+    }
+    return anchor?.seq ?? null;
   }
 
-  /**
-   * How many events of an organization follow the one with id `afterId`, counted up to `cap`
-   * (cap + 1 means "more than cap"); null when that event is unknown (or pruned).
-   */
-  async backlogAfter(orgId: string, afterId: string, cap: number): Promise<number | null> {
-    const [row] = await this.sql<{ anchored: boolean; n: number }[]>`
-      with anchor as (select seq from events where id = ${afterId} and org_id = ${orgId})
-      select exists (select 1 from anchor) as anchored,
-             (select count(*)::int from (
-                select 1 from events where org_id = ${orgId} and seq > (select seq from anchor)
-                 limit ${cap + 1}) backlog) as n`;
-    return row?.anchored ? row.n : null;
+  /** How many events of an organization follow number `seq`, counted up to `cap` (cap + 1: more). */
+  async backlogAfter(orgId: string, seq: number, cap: number): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`
+      select count(*)::int as n from (
+        select 1 from events where org_id = ${orgId} and seq > ${seq} limit ${cap + 1}) backlog`;
+    return row?.n ?? 0;
   }
 
   eventsAfterSeq(orgId: string, seq: number, limit: number): Promise<StreamEvent[]> {

@@ -3,6 +3,7 @@ import type { Meta } from '@beckon/contracts/meta';
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { AppError, toAppError, toTrpcCode } from '../errors';
+import { sequencedAfter } from '../realtime/sequencer';
 import { inProcedureSpan } from '../tracing/procedure-spans';
 import type { Context } from './context';
 
@@ -30,13 +31,22 @@ export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 /**
- * Every procedure answers 503 with Retry-After, and soon, while the database is unreachable; and
- * is a span of its own when tracing (one middleware for both: each step costs on every call).
+ * Every procedure answers 503 with Retry-After, and soon, while the database is unreachable; is
+ * a span of its own when tracing; and a mutation answers once the events and audit entries it
+ * wrote are in their organization's order (realtime/sequencer.ts). One middleware for all three:
+ * each step costs on every call.
  */
 const guard = t.middleware(({ ctx, next, path, type }) => {
   // (`deps` may be absent in unit tests of the procedures themselves.)
   const watch = ctx.deps?.database;
-  const run = () => (watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next());
+  const guarded = () => (watch ? watch.guard(next, (result) => (result.ok ? null : result.error)) : next());
+  const run =
+    type === 'mutation' && ctx.deps?.sequencer
+      ? () =>
+          sequencedAfter(ctx.deps.sequencer, guarded, (err) =>
+            ctx.deps.log.warn({ err }, 'sequencing after a change failed: the sweep will do it'),
+          )
+      : guarded;
   return inProcedureSpan(path, type, run, (result) => {
     if (result.ok) return undefined;
     const { status, body } = toAppError(result.error);

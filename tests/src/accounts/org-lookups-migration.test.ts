@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
 /** The migration that moved slugs to the coordinator and made invitation codes name their organization. */
-const ORG_SCOPED_LOOKUPS = '0040_org_scoped_lookups';
+const ORG_SCOPED_LOOKUPS = '0041_org_scoped_lookups';
 
 const adminUrl = inject('adminDatabaseUrl');
 const name = `beckon_migration_${randomUUID().replaceAll('-', '')}`;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { RESET_TOO_FAR_BEHIND } from '@beckon/server/http/agent-stream';
+import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, startTestServer, type TestServer } from '../harness';
 import { openEventStream, type SseEvent } from '../harness/sse';
@@ -19,22 +20,23 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Numbers the organization's committed events and announces them, as a writer's sequencer run does. */
+const sequence = (orgId: string) => server.database.sql`select beckon_sequence(${orgId}, repeat('0', 64))`;
+
 /**
  * `count` events of the organization written straight into the stream log (`bytes` of padding
- * each), announced to the streams when `notify`; returns their ids in order.
+ * each) in one transaction, then numbered and announced; returns their ids in order.
  */
-async function writeEvents(orgId: string, count: number, options: { bytes?: number; notify?: boolean } = {}) {
-  const rows = await server.database.sql<{ id: string }[]>`
+async function writeEvents(orgId: string, count: number, options: { bytes?: number } = {}) {
+  // Ids in writing order: events committed together are numbered in id order.
+  const ids = Array.from({ length: count }, () => uuidv7());
+  await server.database.sql`
     insert into events (id, org_id, type, data)
-    select gen_random_uuid(), ${orgId}, 'item.updated',
+    select id, ${orgId}, 'item.updated',
            jsonb_build_object('item', jsonb_build_object('n', n, 'pad', repeat('x', ${options.bytes ?? 10})))
-      from generate_series(1, ${count}) n
-    returning id`;
-  if (options.notify) {
-    await server.database.sql`
-      select pg_notify('beckon_events', ${orgId} || ':' || id) from unnest(${rows.map((r) => r.id)}::uuid[]) id`;
-  }
-  return rows.map((r) => r.id);
+      from unnest(${ids}::uuid[]) with ordinality as e(id, n)`;
+  await sequence(orgId);
+  return ids;
 }
 
 async function stream(token: string, lastEventId: string) {
@@ -90,7 +92,7 @@ describe('GET /mcp/sse resumed from far behind', () => {
     });
     response.pause();
     await new Promise((r) => setTimeout(r, 500));
-    const live = await writeEvents(account.org.id, MAX + 1, { notify: true });
+    const live = await writeEvents(account.org.id, MAX + 1);
     await new Promise((r) => setTimeout(r, 500));
     let text = '';
     response.setEncoding('utf8');
@@ -115,12 +117,12 @@ describe('GET /mcp/sse resumed from far behind', () => {
   });
 });
 
-describe('GET /mcp/sse resumed after an event that committed before an earlier-numbered one', () => {
+describe('GET /mcp/sse resumed after an event that committed before one written earlier', () => {
   it('replays the later commit too, and nothing that committed before it', async () => {
     const account = await f.account('owner');
     const [before] = await writeEvents(account.org.id, 1);
-    // `late` takes its number first but commits last: a stream that saw `early` and `anchor` and
-    // then resumed by number alone would never get it.
+    // `late` is written first but commits last: it is numbered after `anchor`, in commit order,
+    // so a stream resumed from `anchor` gets it.
     let commitLate: () => void = () => {};
     const lateCommitted = server.database.sql.begin(async (tx) => {
       await tx`insert into events (id, org_id, type, data)
@@ -133,9 +135,10 @@ describe('GET /mcp/sse resumed after an event that committed before an earlier-n
     const [anchor] = await writeEvents(account.org.id, 1);
     commitLate();
     await lateCommitted;
+    await sequence(account.org.id);
     const s = await stream(account.token, anchor!);
     await s.until((events) => events.length >= 1, 10_000);
-    const after = await writeEvents(account.org.id, 1, { notify: true });
+    const after = await writeEvents(account.org.id, 1);
     await s.until((events) => events.some((e) => e.id === after[0]), 10_000);
     expect(s.events.map((e) => e.data.includes('"late":true'))).toEqual([true, false]);
     expect(s.events[1]!.id).toBe(after[0]);

@@ -22,20 +22,19 @@ it('ends the streams of an organization whose notified event could not be read, 
   const received: Array<{ id: string }> = [];
   hub.subscribe(orgId, { event: (event) => received.push(event), lost: () => lost++ });
   try {
-    // An event that is not there (pruned, say) is passed over: nothing was missed. Reads go in
-    // notification order, so once the real event after it arrives, it has been passed over.
-    await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:${randomUUID()}`})`;
+    // Events that are not there (pruned, say) are passed over: nothing was missed. Reads go in
+    // notification order, so once the real event after them arrives, they have been passed over.
+    await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:1000:1001`})`;
     const real = randomUUID();
-    await database.sql`
-      with event as (insert into events (id, org_id, type, data) values (${real}, ${orgId}, 'item.created', '{}')
-                     returning org_id, id)
-      select pg_notify(${EVENTS_CHANNEL}, org_id || ':' || id) from event`;
+    await database.sql`insert into events (id, org_id, type, data) values (${real}, ${orgId}, 'item.created', '{}')`;
+    // The sequencer's run numbers it (1) and announces `<org>:1:1`.
+    await database.sql`select beckon_sequence(${orgId}, repeat('0', 64))`;
     await until(() => received.length === 1);
     expect(received.map((event) => event.id)).toEqual([real]);
     expect(lost).toBe(0);
 
     await pool.end();
-    await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:${randomUUID()}`})`;
+    await database.sql`select pg_notify(${EVENTS_CHANNEL}, ${`${orgId}:2:2`})`;
     await until(() => lost === 1);
     expect(received).toHaveLength(1);
   } finally {

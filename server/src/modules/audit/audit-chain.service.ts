@@ -18,11 +18,12 @@ type Head = { seq: number; hash: string; anchor_seq: number; anchor_hash: string
 type ChainRow = Omit<ChainedEntry, 'created_at'> & { created_at: Date };
 
 /**
- * Where the organization's chain starts and where it ended when read. Entries up to that head
- * are all committed (the head moves in the statement that writes its entry); later ones are
- * left for the next walk.
+ * Where the organization's chain starts and where it ends, once every entry committed before
+ * the call is linked (realtime/sequencer.ts). Entries up to that head are all committed (the
+ * sequencer moves the head as it links them); later ones are left for the next walk.
  */
 export async function auditBounds(deps: Deps, orgId: string) {
+  await deps.sequencer?.settle([orgId]);
   const [head] = await deps.sql<Head[]>`
     select seq::float8 as seq, hash, anchor_seq::float8 as anchor_seq, anchor_hash
       from audit_heads where org_id = ${orgId}`;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { AuditEntryView, ListAuditInput } from '@beckon/contracts/audit/audit.contract';
-import { auditContent, GENESIS_HASH } from '@beckon/contracts/proofs/audit-chain';
+import { auditContent } from '@beckon/contracts/proofs/audit-chain';
 import { canonicalize } from '@beckon/contracts/proofs/jcs';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import { type Actor, actorOf, type Identity } from '../../auth/identity';
 import type { Deps } from '../../deps';
+import { markWritten } from '../../realtime/sequencer';
 import { type Part, part, statementOf } from '../../statement-parts';
 import { decodeIdCursor, encodeIdCursor, withinBudget } from '../paging';
 
@@ -19,13 +20,14 @@ export type AuditEntry = {
 };
 
 /**
- * The one INSERT of an audit entry, as two parts (`audit_head`, `audit`) of a statement of its
- * own or of a caller's (an item change: record-change.ts). The entry joins its organization's chain in the same
- * statement: the head row's update takes its row lock, so concurrent writers of one organization
- * link one after another, each to the head the previous one committed. The content digest is
- * taken here (JCS, as every verifier takes it); the link hash in SQL, where the previous hash is.
+ * The one INSERT of an audit entry, as a part (`audit`) of a statement of its own or of a
+ * caller's (an item change: record-change.ts). The content digest is taken here (JCS, as every
+ * verifier takes it) and stored with the entry; the entry joins its organization's chain once it
+ * has committed, when the sequencer links it (realtime/sequencer.ts), so concurrent writers of
+ * one organization do not wait for each other's commits.
  */
 export function auditParts(sql: Queryable, entry: AuditEntry): Part[] {
+  markWritten(entry.orgId);
   const id = uuidv7();
   // Milliseconds, as the API shows created_at: the digest covers exactly what is stored.
   const createdAt = new Date();
@@ -40,20 +42,13 @@ export function auditParts(sql: Queryable, entry: AuditEntry): Part[] {
     data: JSON.parse(JSON.stringify(entry.data)),
     created_at: createdAt.toISOString(),
   });
-  const head = sql`
-      insert into audit_heads as h (org_id, seq, prev_hash, hash)
-      values (${entry.orgId}, 1, ${GENESIS_HASH}, ${linkSql(sql, GENESIS_HASH, content)})
-      on conflict (org_id) do update
-        set seq = h.seq + 1, prev_hash = h.hash, hash = ${linkSql(sql, sql`h.hash`, content)}
-      returning seq, prev_hash, hash`;
   const audit = sql`
       insert into audit_entries (id, org_id, item_id, action, actor_type, actor_id, data, created_at,
-                                 seq, prev_hash, hash)
-      select ${id}, ${entry.orgId}, ${entry.itemId ?? null}, ${entry.action}, ${entry.actor.type},
-             ${entry.actor.id}, ${sql.json(entry.data as never)}, ${createdAt}, seq, prev_hash, hash
-        from audit_head
+                                 content_hash)
+      values (${id}, ${entry.orgId}, ${entry.itemId ?? null}, ${entry.action}, ${entry.actor.type},
+              ${entry.actor.id}, ${sql.json(entry.data as never)}, ${createdAt}, ${content})
       returning id`;
-  return [part('audit_head', head), part('audit', audit)];
+  return [part('audit', audit)];
 }
 
 /** contentDigest (contracts/src/proofs/audit-chain.ts), synchronously. */
@@ -61,10 +56,6 @@ const contentDigest = (entry: Parameters<typeof auditContent>[0]) =>
   createHash('sha256')
     .update(canonicalize(auditContent(entry)))
     .digest('hex');
-
-/** linkHash (contracts/src/proofs/audit-chain.ts) in SQL. */
-const linkSql = (sql: Queryable, prev: string | ReturnType<Queryable>, content: string) =>
-  sql`encode(sha256(convert_to(${prev} || ${content}, 'UTF8')), 'hex')`;
 
 /** An audit entry without an item (sign-ins, credentials, organization changes), in `tx`. */
 export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {

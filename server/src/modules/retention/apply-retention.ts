@@ -38,7 +38,7 @@ const organizationsDue = (sql: Sql, now: Date) => sql<OrgPeriods[]>`
    where r.org_id is not null
       or exists (
         select 1 from audit_entries a
-         where a.org_id = s.org_id and (a.seq = h.anchor_seq + 1 or a.seq is null)
+         where a.org_id = s.org_id and (a.seq = h.anchor_seq + 1 or (a.seq is null and a.content_hash is null))
            and a.created_at < ${now}::timestamptz
                - make_interval(days => least(coalesce(r.audit_days, p.audit_retention_days),
                                              p.audit_retention_days)))`;

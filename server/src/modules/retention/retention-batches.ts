@@ -82,13 +82,14 @@ export const oldAuditEntries =
           from last l where h.org_id = ${orgId} and l.seq > h.anchor_seq)
       select count(*)::int as n from gone`);
 
-/** Entries written before the chain existed (no seq), by their date alone. */
+/** Entries written before the chain existed (no seq, no content digest), by their date alone. */
 export const unchainedAuditEntries =
   (sql: Sql, orgId: string, before: Date): Batch =>
   (limit) =>
     counted(sql`
       with doomed as (
         select id from audit_entries
-         where org_id = ${orgId} and seq is null and created_at < ${before} limit ${limit}),
+         where org_id = ${orgId} and seq is null and content_hash is null and created_at < ${before}
+         limit ${limit}),
       gone as (delete from audit_entries a using doomed d where a.org_id = ${orgId} and a.id = d.id returning 1)
       select count(*)::int as n from gone`);

@@ -5,6 +5,7 @@ import { uuidv7 } from 'uuidv7';
 import type { Actor } from '../../../auth/identity';
 import type { CallbackJob } from '../../../delivery/delivery-job';
 import { addJob, addJobFor } from '../../../job-queue';
+import { markWritten } from '../../../realtime/sequencer';
 import { type Part, part, statementOf } from '../../../statement-parts';
 import { auditParts } from '../../audit/audit.service';
 import { namesOfIds, referencedIds } from '../rows/item-names';
@@ -99,13 +100,15 @@ function callbackJob(sql: Queryable, row: ItemRow, event: EventKind) {
 }
 
 /**
- * What an event causes: the stream event and its notification to listeners, the jobs of the
+ * What an event causes: the stream event (numbered and announced to the streams by the
+ * sequencer once committed, realtime/sequencer.ts), the jobs of the
  * webhooks subscribed to it, the chat apps' posts and updates, the pushes that close the item on
  * devices, the texts that say it was decided, and the callback.
  */
 function eventParts(sql: Queryable, change: ItemChange, event: EventKind): Part[] {
   const { row } = change;
   const eventId = uuidv7();
+  markWritten(row.org_id);
   return [
     part(
       'stream',
@@ -113,7 +116,6 @@ function eventParts(sql: Queryable, change: ItemChange, event: EventKind): Part[
           values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)})
           returning id`,
     ),
-    part('stream_notify', sql`select pg_notify('beckon_events', ${`${row.org_id}:${eventId}`})`),
     ...(change.webhooks !== false ? [webhookJobs(sql, row.org_id, event, eventId)] : []),
     ...CHAT_APPS.filter((app) => app !== 'slack' || change.slack !== false).map((app) =>
       chatAppJobs(sql, row, event, app),
