@@ -193,7 +193,7 @@ export async function updateOrganization(
   return orgView(row);
 }
 
-/** Moves the organization to `slug` in organization_slugs (409 when another holds it), freeing its old one. */
+/** Moves the organization to `slug` (409 when another holds it) and frees its old one. */
 async function renameSlug(tx: Queryable, orgId: string, slug: string) {
   if (!(await claimSlug(tx, slug, orgId))) throw AppError.conflict('name_taken', 'slug already taken');
   await tx`delete from organization_slugs where org_id = ${orgId} and slug <> ${slug}`;

@@ -78,7 +78,8 @@ const LARGE_TABLES = [
 /**
  * The delete_organization job: every row of a closed organization, in batches, then the
  * organization itself (its small tables go with it by cascade, the rows no foreign key ties to
- * it in the same transaction), then the files of its attachments. Safe to run twice; an organization not closed is left alone.
+ * it in the same transaction), then the files of its attachments. Safe to run twice; an
+ * organization not closed is left alone.
  */
 export async function deleteOrganization(deps: Deps, payload: unknown): Promise<Record<string, number>> {
   const { org_id: orgId } = z.object(JOB_TASKS.delete_organization.shape).parse(payload);
