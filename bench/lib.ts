@@ -175,7 +175,8 @@ export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
   let orgId = '';
   await sql.begin(async (tx) => {
     const [org] =
-      await tx`insert into organizations (name, slug) values ('Bench', 'bench-' || gen_random_uuid()) returning id`;
+      await tx`insert into organizations (name, slug) values ('Bench', 'bench-' || gen_random_uuid()) returning id, slug`;
+    await tx`insert into organization_slugs (slug, org_id) values (${org!.slug}, ${org!.id})`;
     const [user] =
       await tx`insert into users (email) values ('bench-' || gen_random_uuid() || '@example.test') returning id`;
     await tx`insert into memberships (org_id, user_id, role_id)

@@ -128,7 +128,9 @@ async function waitingOrganization(sql: Sql, count: number) {
   const form = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?' }] };
   const agents: Agent[] = new Array(count);
   await sql.begin(async (tx) => {
-    await tx`insert into organizations (id, name, slug) values (${orgId}, 'Waiting', 'waiting-' || gen_random_uuid())`;
+    const [org] =
+      await tx`insert into organizations (id, name, slug) values (${orgId}, 'Waiting', 'waiting-' || gen_random_uuid()) returning slug`;
+    await tx`insert into organization_slugs (slug, org_id) values (${org!.slug}, ${orgId})`;
     const [user] =
       await tx`insert into users (email) values ('waiting-' || gen_random_uuid() || '@example.test') returning id`;
     await tx`insert into memberships (org_id, user_id, role_id)

@@ -46,6 +46,18 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       'the migration that made tokens name their organization records the organization of every older key and inbound token, once, before any move (a multi-shard read)',
   },
   {
+    source: 'db/migrations/0041_org_scoped_lookups.sql',
+    matches: new RegExp(
+      [
+        '^insert into organization_slugs \\(slug, org_id\\) select slug, id from organizations$',
+        '^insert into legacy_credentials \\(token_hash, org_id\\) select code_hash, org_id from invitations on conflict do nothing$',
+      ].join('|'),
+    ),
+    tables: ['organizations', 'invitations'],
+    reason:
+      'the migration that moved slug uniqueness to the coordinator and made invitation codes name their organization records every slug, and the organization of every invitation code issued before, once, before any move (a multi-shard read)',
+  },
+  {
     source: 'server/src/jobs/job-org.ts',
     matches: /^select org_id from (items|webhooks|push_queue) where id = \$1$/,
     tables: ['items', 'webhooks', 'push_queue'],
@@ -58,7 +70,7 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
       /^delete from push_queue q using devices d where d\.device_token = |^delete from devices where device_token = /,
     tables: ['devices', 'push_queue'],
     reason:
-      "a device token is one row in whichever organization registered it last (unique device_token): registering or removing it finds it by the token, across organizations (rare, a person's own device)",
+      "a device token has a row in each organization its person registered it in (unique (org_id, device_token)): registering it removes the rows of anyone else, and unregistering the caller's rows, in every organization (a device changing hands; rare, a person's own device)",
   },
   {
     source: 'server/src/jobs/prune-expired.ts (the hourly prune_expired cron)',
@@ -93,14 +105,6 @@ export const CROSS_ORG_STATEMENTS: readonly CrossOrgStatement[] = [
     tables: ['audit_heads', 'organizations', 'audit_entries'],
     reason:
       "which organizations' audit chains advanced since their last checkpoint, once per AUDIT_CHECKPOINT_MINUTES: a multi-shard read co-located by org_id (the join and the sub-select pair org_id), a page of organizations at a time; each organization's checkpoint then filters on its org_id",
-  },
-  {
-    source: 'server/src/modules/invitations/invitations.service.ts (findInvitation by code)',
-    matches:
-      /^select i\.id, i\.org_id, .* from invitations i join roles r on r\.id = i\.role_id join organizations o on o\.id = i\.org_id where i\.code_hash = \$1/,
-    tables: ['invitations', 'organizations'],
-    reason:
-      'an invitee opens or accepts a link before any organization is known: the invitation is found by the hash of its code (a fan-out by a unique hash; routable once the code carries its organization)',
   },
   {
     source: 'server/src/modules/accounts/account.service.ts, accounts/users.ts, retention/person-export.ts',

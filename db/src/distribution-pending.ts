@@ -24,21 +24,13 @@ const PENDING_BY_RULE: Record<DistributionRule, readonly string[]> = {
   // make the key (org_id, ...)
   'primary-key-without-org-id': [],
   // add org_id to the key, or move a global lookup (a token hash) to the coordinator
-  'unique-without-org-id': [
-    'devices devices_device_token_unique',
-    'invitations invitations_code_hash_unique',
-    'organizations organizations_slug_unique',
-  ],
+  'unique-without-org-id': [],
   // reference (org_id, id), once the parent key includes org_id
   'foreign-key-without-org-id': [],
   // drop the foreign key (system and organization roles kept apart)
-  'reference-to-distributed': ['roles roles_org_id_organizations_id_fk'],
+  'reference-to-distributed': [],
   // drop the foreign key, or keep the organization check in the code
-  'local-foreign-key': [
-    'magic_link_tokens magic_link_tokens_org_id_organizations_id_fk',
-    'oauth_records oauth_records_org_id_organizations_id_fk',
-    'sessions sessions_org_id_organizations_id_fk',
-  ],
+  'local-foreign-key': [],
 };
 
 /** Every rule, in the order the runbook lists them. */

@@ -45,7 +45,10 @@ const local = (table: string, reason: string): TablePlacement => ({ table, class
 export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
   reference('plans', 'the catalogue of plans, read by every subscription'),
   reference('users', 'a person belongs to several organizations; distributed tables reference users.id'),
-  reference('roles', 'system roles (org_id null) are shared; organization roles are few'),
+  reference(
+    'roles',
+    'system roles (org_id null) are shared; organization roles are few, deleted with their organization in code (no foreign key)',
+  ),
 
   { table: 'organizations', class: 'distributed', column: 'id', reason: 'the co-location root, by its id' },
   distributed('agents'),
@@ -62,7 +65,7 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
   distributed('comments'),
   distributed('webhooks'),
   distributed('delivery_attempts'),
-  distributed('devices'),
+  distributed('devices', 'a device token is unique per organization: one row in each of its person’s'),
   distributed('push_queue'),
   distributed('chat_inbound_seen'),
   distributed('chat_link_codes', 'looked up by code hash today: needs the organization with the code'),
@@ -77,7 +80,10 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
   distributed('gate_grants'),
   distributed('idempotency_keys'),
   distributed('inbound_webhooks', 'found like API keys: the organization its token names, and the hash'),
-  distributed('invitations', 'accepted by code hash today: needs the organization with the code'),
+  distributed(
+    'invitations',
+    'found by the organization its code names and the hash (legacy_credentials for older codes)',
+  ),
   distributed('mcp_tasks'),
   distributed('memberships', 'also read by user_id (the organization switcher): a fan-out query'),
   distributed('monthly_usage'),
@@ -112,7 +118,11 @@ export const TABLE_DISTRIBUTION: readonly TablePlacement[] = [
 
   local(
     'legacy_credentials',
-    'the organization of API keys and inbound tokens made before tokens named it, by hash',
+    'the organization of API keys, inbound tokens and invitation codes made before they named it, by hash',
+  ),
+  local(
+    'organization_slugs',
+    'keeps slugs unique across organizations, and finds one by slug, before any organization is known',
   ),
   local('sessions', "a person's sign-in, found by token hash; points at the organization selected"),
   local('webauthn_challenges', 'short-lived sign-in challenges, beside sessions'),

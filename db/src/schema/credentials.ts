@@ -23,9 +23,12 @@ export const sessions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /**
+     * The organization selected. No foreign key (sessions stay on the coordinator, organizations
+     * are distributed): readers join memberships, and the organization's deletion deletes its
+     * sessions (retention/org-deletion.ts).
+     */
+    orgId: uuid('org_id').notNull(),
     /** How the session was minted: login, magic_link, invitation, switch_org, idp. */
     origin: text('origin').notNull(),
     createdAt: createdAt(),
@@ -97,10 +100,10 @@ export const apiKeys = pgTable(
 );
 
 /**
- * The organization of each API key and inbound webhook made before their tokens named it: the
- * small lookup that lets those old tokens keep working once keys are found by organization. It
- * stays on the coordinator of a distributed database (db/src/distribution.ts); new tokens never
- * need it.
+ * The organization of each API key, inbound webhook token and invitation code made before they
+ * named it (migrations 0039, 0041): the small lookup that lets those keep working once they are
+ * found by organization. It stays on the coordinator of a distributed database
+ * (db/src/distribution.ts); new tokens never need it.
  */
 export const legacyCredentials = pgTable('legacy_credentials', {
   tokenHash: text('token_hash').primaryKey(),
@@ -113,7 +116,8 @@ export const magicLinkTokens = pgTable(
     id: id(),
     tokenHash: text('token_hash').notNull().unique(),
     email: text('email').notNull(),
-    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The organization asked for; no foreign key, deleted with it (retention/org-deletion.ts). */
+    orgId: uuid('org_id'),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -140,7 +144,8 @@ export const oauthRecords = pgTable(
     uid: text('uid'),
     userCode: text('user_code'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    /** No foreign key (a coordinator table): deleted with the organization (retention/org-deletion.ts). */
+    orgId: uuid('org_id'),
     clientId: text('client_id'),
     createdAt: createdAt(),
     expiresAt: ts('expires_at'),

@@ -10,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -18,7 +19,8 @@ import { createdAt, id, orgRowId, timestamps, ts } from './columns';
 export const organizations = pgTable('organizations', {
   id: id(),
   name: text('name').notNull(),
-  slug: text('slug').notNull().unique(),
+  /** Unique across organizations through organization_slugs, a table of the coordinator. */
+  slug: text('slug').notNull(),
   metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
   isPersonal: boolean('is_personal').notNull().default(false),
   /**
@@ -33,6 +35,18 @@ export const organizations = pgTable('organizations', {
     // gen_random_uuid() draws from the strong generator: two of them give 244 random bits.
     .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
   ...timestamps(),
+});
+
+/**
+ * Which organization holds each slug: what keeps slugs unique across organizations, and finds one
+ * by its slug, on the coordinator of a distributed database (db/src/distribution.ts). Written in
+ * the transaction that creates or renames the organization (accounts/users.ts,
+ * admin/members.service.ts), deleted with it (retention/org-deletion.ts); no foreign key, as
+ * organizations is distributed.
+ */
+export const organizationSlugs = pgTable('organization_slugs', {
+  slug: text('slug').primaryKey(),
+  orgId: uuid('org_id').notNull(),
 });
 
 export const users = pgTable(
@@ -71,7 +85,11 @@ export const roles = pgTable(
   'roles',
   {
     id: id(),
-    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    /**
+     * Null for a system role. No foreign key: roles is a reference table and organizations a
+     * distributed one; an organization's roles are deleted with it (retention/org-deletion.ts).
+     */
+    orgId: uuid('org_id'),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     isSystem: boolean('is_system').notNull().default(false),
@@ -160,7 +178,8 @@ export const invitations = pgTable(
     kind: text('kind', { enum: ['email', 'link'] }).notNull(),
     /** Bound address for email invitations; null for link invitations. */
     email: text('email'),
-    codeHash: text('code_hash').notNull().unique(),
+    /** Found by the organization its code names and this hash (invitations.service.ts). */
+    codeHash: text('code_hash').notNull(),
     maxUses: integer('max_uses').notNull().default(1),
     useCount: integer('use_count').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),
@@ -170,6 +189,7 @@ export const invitations = pgTable(
   },
   (t) => [
     primaryKey({ name: 'invitations_pkey', columns: [t.orgId, t.id] }),
+    unique('invitations_org_code_hash_unique').on(t.orgId, t.codeHash),
     index('invitations_org_idx').on(t.orgId, t.createdAt),
     check('invitations_email_kind', sql`(${t.kind} = 'email') = (${t.email} is not null)`),
     check('invitations_uses', sql`${t.useCount} >= 0 and ${t.useCount} <= ${t.maxUses}`),

@@ -10,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, orgRowId, timestamps, ts } from './columns';
@@ -26,13 +27,17 @@ export const devices = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    /** For browsers: the push subscription JSON string. */
-    deviceToken: text('device_token').notNull().unique(),
+    /**
+     * For browsers: the push subscription JSON string. One row per organization: a person in two
+     * organizations has the same browser registered in each.
+     */
+    deviceToken: text('device_token').notNull(),
     platform: text('platform', { enum: ['mobile', 'webpush'] }).notNull(),
     ...timestamps(),
   },
   (t) => [
     primaryKey({ name: 'devices_pkey', columns: [t.orgId, t.id] }),
+    unique('devices_org_device_token_unique').on(t.orgId, t.deviceToken),
     index('devices_user_idx').on(t.userId),
     index('devices_org_idx').on(t.orgId),
   ],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { generateOrgToken, generateToken, hashToken, orgOfToken } from '@beckon/server/auth/tokens';
 import { manualClock } from '@beckon/server/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, planLimitBody, type SystemRole, startTestServer, type TestServer } from '../harness';
@@ -260,5 +261,32 @@ describe('invitations: the invitee', () => {
     expect(
       (await server.auth.as(key.token).post('/auth/invitations/accept', { code: invitation.code })).status,
     ).toBe(403);
+  });
+
+  it('a code names its organization; another organization in it is a 404', async () => {
+    const { admin, org } = await organization();
+    const invitation = await invite(admin, { kind: 'link', max_uses: 2 });
+    expect(orgOfToken(invitation.code)).toBe(org.id);
+    const elsewhere = await f.org();
+    const renamed = generateOrgToken(elsewhere.id).slice(0, 26) + invitation.code.slice(26);
+    expect((await server.auth.get(`/auth/invitations/${renamed}`)).status).toBe(404);
+    expect((await server.auth.get(`/auth/invitations/${invitation.code}`)).status).toBe(200);
+  });
+
+  it('a code issued before codes named their organization is accepted through its recorded organization', async () => {
+    const { admin, org } = await organization();
+    const invitation = await invite(admin, { kind: 'link', max_uses: 2 });
+    // As the migration leaves it: a plain code, its organization recorded by hash.
+    const old = generateToken();
+    await server.database.sql`
+      update invitations set code_hash = ${hashToken(old)} where org_id = ${org.id} and id = ${invitation.id}`;
+    expect((await server.auth.get(`/auth/invitations/${old}`)).status).toBe(404);
+    await server.database.sql`
+      insert into legacy_credentials (token_hash, org_id) values (${hashToken(old)}, ${org.id})`;
+    expect((await server.auth.get(`/auth/invitations/${old}`)).status).toBe(200);
+    const person = await invitee();
+    const accepted = await person.auth.post<Grant>('/auth/invitations/accept', { code: old });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ user_id: person.user.id, org_id: org.id });
   });
 });

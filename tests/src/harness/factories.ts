@@ -19,6 +19,8 @@ export class Factories {
       .insert(schema.organizations)
       .values({ name, slug: `org-${unique()}`, isPersonal: options.personal ?? false })
       .returning();
+    // Its slug held as the product holds it (accounts/users.ts claimSlug).
+    await this.db.insert(schema.organizationSlugs).values({ slug: org!.slug, orgId: org!.id });
     return org!;
   }
 

@@ -62,12 +62,12 @@ describe('push devices', () => {
         select count(*)::int as n from push_queue where device_id = ${web.body.id} and delivered_at is null`;
     expect((await waiting())[0]!.n).toBe(1);
 
-    // The same browser signed in as someone else: the device follows.
+    // The same browser signed in as someone else, in another organization: A's row goes.
     const moved = await asB.post<{ id: string }>('/api/push/register', {
       device_token: subscription('1'),
       platform: 'webpush',
     });
-    expect(moved.body.id).toBe(web.body.id);
+    expect(moved.body.id).not.toBe(web.body.id);
     expect((await asA.get<unknown[]>('/api/push/devices')).body).toHaveLength(1);
     // What was still waiting for the previous owner does not go to the new one.
     expect((await waiting())[0]!.n).toBe(0);
@@ -79,6 +79,69 @@ describe('push devices', () => {
       unregistered: true,
     });
     expect((await asA.get<unknown[]>('/api/push/devices')).body).toEqual([]);
+  });
+
+  it('moves a known token to a colleague within an organization, keeping its row', async () => {
+    const team = await f.team(server.resource);
+    const colleague = await team.join('member');
+    const asOwner = server.resource.as(team.token);
+    const asColleague = server.resource.as(colleague.token);
+    const first = await asOwner.post<{ id: string }>('/api/push/register', {
+      device_token: 'fcm-shared-desk',
+      platform: 'mobile',
+    });
+    const key = await f.apiKey(team.org.id, team.user.id);
+    await server.resource.as(key.token).post('/api/items', { title: 'for the owner' });
+    const waiting = async () =>
+      (
+        await server.database.sql<{ n: number }[]>`
+          select count(*)::int as n from push_queue
+           where org_id = ${team.org.id} and device_id = ${first.body.id} and delivered_at is null`
+      )[0]!.n;
+    expect(await waiting()).toBe(1);
+    const moved = await asColleague.post<{ id: string }>('/api/push/register', {
+      device_token: 'fcm-shared-desk',
+      platform: 'mobile',
+    });
+    expect(moved.body.id).toBe(first.body.id);
+    expect((await asOwner.get<unknown[]>('/api/push/devices')).body).toEqual([]);
+    expect((await asColleague.get<unknown[]>('/api/push/devices')).body).toHaveLength(1);
+    expect(await waiting()).toBe(0);
+  });
+
+  it("keeps one row per organization for a person's device, and unregistering removes them all", async () => {
+    const account = await f.account('member');
+    const other = await f.org();
+    await f.member(other.id, account.user.id, 'member');
+    const here = server.resource.as(account.token);
+    const there = server.resource.as((await f.session(account.user.id, other.id)).token);
+    const token = subscription('two-orgs');
+    const a = await here.post<{ id: string }>('/api/push/register', {
+      device_token: token,
+      platform: 'webpush',
+    });
+    const b = await there.post<{ id: string }>('/api/push/register', {
+      device_token: token,
+      platform: 'webpush',
+    });
+    expect(b.body.id).not.toBe(a.body.id);
+    // Registering again in the first organization keeps both.
+    const again = await here.post<{ id: string }>('/api/push/register', {
+      device_token: token,
+      platform: 'webpush',
+    });
+    expect(again.body.id).toBe(a.body.id);
+    expect((await here.get<{ id: string }[]>('/api/push/devices')).body.map(({ id }) => id)).toEqual([
+      a.body.id,
+    ]);
+    expect((await there.get<{ id: string }[]>('/api/push/devices')).body.map(({ id }) => id)).toEqual([
+      b.body.id,
+    ]);
+    expect((await there.post('/api/push/unregister', { device_token: token })).body).toEqual({
+      unregistered: true,
+    });
+    expect((await here.get<unknown[]>('/api/push/devices')).body).toEqual([]);
+    expect((await there.get<unknown[]>('/api/push/devices')).body).toEqual([]);
   });
 
   it('validates tokens and needs a person: an API key cannot register', async () => {

@@ -134,6 +134,36 @@ describe('deleting an organization', () => {
     expect((await bystander.owner.get<{ valid: boolean }>('/api/audit/verify')).body.valid).toBe(true);
   });
 
+  it('removes what no foreign key ties to it (roles, sessions, sign-in links, OAuth records, slug) and frees its slug', async () => {
+    const team = await factories.team(server.resource);
+    const { org, owner } = team;
+    const { sql } = server.database;
+    const role = await owner.post<{ id: string }>('/api/admin/roles', {
+      name: 'triager',
+      permissions: ['items.read'],
+    });
+    expect(role.status).toBe(201);
+    await sql`
+      insert into magic_link_tokens (token_hash, email, org_id, expires_at)
+      values (${`link-${org.id}`}, 'someone@example.test', ${org.id}, now() + interval '1 hour')`;
+    await sql`
+      insert into oauth_records (model, id_hash, payload, org_id, user_id)
+      values ('AccessToken', ${`oauth-${org.id}`}, '{}', ${org.id}, ${team.user.id})`;
+    const elsewhere = await factories.team(server.resource);
+
+    expect((await owner.post('/api/admin/org/delete', { confirm: org.slug })).status).toBe(202);
+    await deleteOrganization(server.deps, { org_id: org.id });
+    for (const table of ['roles', 'sessions', 'magic_link_tokens', 'oauth_records', 'organization_slugs']) {
+      const rows = await sql`select 1 from ${sql(table)} where org_id = ${org.id}`;
+      expect(rows.length, table).toBe(0);
+    }
+    // The slug is free again; the other organization keeps its own.
+    const renamed = await elsewhere.owner.patch<{ slug: string }>('/api/admin/org', { slug: org.slug });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.slug).toBe(org.slug);
+    expect((await elsewhere.owner.get('/api/me')).status).toBe(200);
+  });
+
   it('refuses a personal workspace (it goes with its person)', async () => {
     const personal = await factories.org({ personal: true });
     const user = await factories.user();

@@ -36,19 +36,32 @@ export async function createOrganization(
   },
 ): Promise<{ id: string; slug: string }> {
   const id = uuidv7();
-  const insert = (slug: string) =>
-    tx`insert into organizations (id, name, slug, metadata, is_personal)
-       values (${id}, ${org.name}, ${slug}, ${tx.json((org.metadata ?? {}) as never)}, ${org.personal})
-       on conflict (slug) do nothing returning id`;
+  // The slug is claimed in organization_slugs (unique across organizations), then used.
   let slug = org.slug ?? slugify(org.name);
-  for (let attempt = 0; (await insert(slug)).length === 0; attempt++) {
+  for (let attempt = 0; !(await claimSlug(tx, slug, id)); attempt++) {
     if (org.slug || attempt >= 5) throw AppError.conflict('name_taken', 'slug already taken');
     slug = `${slugify(org.name).slice(0, 40)}-${suffix()}`;
   }
+  await tx`insert into organizations (id, name, slug, metadata, is_personal)
+           values (${id}, ${org.name}, ${slug}, ${tx.json((org.metadata ?? {}) as never)}, ${org.personal})`;
   await tx`insert into memberships (id, org_id, user_id, role_id)
            select ${uuidv7()}, ${id}, ${org.ownerId}, r.id from roles r
             where r.org_id is null and r.name = 'owner'`;
   return { id, slug };
+}
+
+/**
+ * Claims `slug` for the organization in organization_slugs, the table that keeps slugs unique
+ * across organizations (a table of the coordinator once organizations are distributed): true
+ * when it is the organization's, already or now; false when another organization holds it.
+ */
+export async function claimSlug(tx: Queryable, slug: string, orgId: string): Promise<boolean> {
+  const claimed = await tx`
+    insert into organization_slugs (slug, org_id) values (${slug}, ${orgId})
+    on conflict (slug) do update set org_id = excluded.org_id
+     where organization_slugs.org_id = excluded.org_id
+    returning slug`;
+  return claimed.length > 0;
 }
 
 export type SignedInUser = { id: string; email: string; personalOrgId: string; created: boolean };

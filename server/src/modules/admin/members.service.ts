@@ -9,7 +9,8 @@ import type { Queryable } from '@beckon/db';
 import type { Identity } from '../../auth/identity';
 import { fenceCaches } from '../../caches/fence';
 import type { Deps } from '../../deps';
-import { AppError, isUniqueViolation } from '../../errors';
+import { AppError } from '../../errors';
+import { claimSlug } from '../accounts/users';
 import { recordOrgChange } from '../audit/audit.service';
 
 type MemberRow = {
@@ -180,21 +181,22 @@ export async function updateOrganization(
   if (input.name !== undefined) set.name = input.name;
   if (input.slug !== undefined) set.slug = input.slug;
   if (input.metadata !== undefined) set.metadata = deps.sql.json(input.metadata as never);
-  const row = await deps.sql
-    .begin(async (tx) => {
-      const [updated] = await tx<OrgRow[]>`
-        update organizations set ${tx(set)}, updated_at = now() where id = ${identity.orgId}
-        returning ${tx.unsafe(ORG_COLUMNS)}`;
-      await recordOrgChange(tx, identity, 'org.update', { fields: Object.keys(set) });
-      return updated;
-    })
-    .catch((error: unknown) => {
-      throw isUniqueViolation(error, 'organizations_slug_unique')
-        ? AppError.conflict('name_taken', 'slug already taken')
-        : error;
-    });
+  const row = await deps.sql.begin(async (tx) => {
+    if (input.slug !== undefined) await renameSlug(tx, identity.orgId, input.slug);
+    const [updated] = await tx<OrgRow[]>`
+      update organizations set ${tx(set)}, updated_at = now() where id = ${identity.orgId}
+      returning ${tx.unsafe(ORG_COLUMNS)}`;
+    await recordOrgChange(tx, identity, 'org.update', { fields: Object.keys(set) });
+    return updated;
+  });
   if (!row) throw AppError.notFound();
   return orgView(row);
+}
+
+/** Moves the organization to `slug` (409 when another holds it) and frees its old one. */
+async function renameSlug(tx: Queryable, orgId: string, slug: string) {
+  if (!(await claimSlug(tx, slug, orgId))) throw AppError.conflict('name_taken', 'slug already taken');
+  await tx`delete from organization_slugs where org_id = ${orgId} and slug <> ${slug}`;
 }
 
 type UsageRow = {

@@ -7,7 +7,7 @@ import { missingToGrant } from '@beckon/contracts/permissions';
 import type { Queryable } from '@beckon/db';
 import { uuidv7 } from 'uuidv7';
 import type { Identity } from '../../auth/identity';
-import { generateToken, hashToken } from '../../auth/tokens';
+import { generateOrgToken, hashToken, orgOfToken } from '../../auth/tokens';
 import { addDays } from '../../clock';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -62,7 +62,7 @@ function inactiveReason(row: InvitationRow, now: Date): string | null {
 }
 
 export async function createInvitation(deps: Deps, identity: Identity, input: CreateInvitationInput) {
-  const code = generateToken();
+  const code = generateOrgToken(identity.orgId);
   const now = deps.clock();
   const id = uuidv7();
   const email = input.email ? normalizeEmail(input.email) : null;
@@ -89,21 +89,33 @@ export async function createInvitation(deps: Deps, identity: Identity, input: Cr
 }
 
 /**
- * An invitation of the organization by id, or one found by its code's hash (an invitee's link,
- * before any organization is known: a cross-organization lookup, db/src/cross-org-statements.ts).
+ * An invitation of the organization by id, or the one an invitee's code names: found by the
+ * organization the code carries (generateOrgToken) and its hash. A code issued before codes named
+ * their organization is found through legacy_credentials, the organization of its hash.
  */
 async function findInvitation(
   tx: Queryable,
-  by: { orgId: string; id: string } | { codeHash: string },
+  by: { orgId: string; id: string } | { code: string },
   lock = false,
 ) {
   const [where, values] =
-    'id' in by ? ['i.org_id = $1 and i.id = $2', [by.orgId, by.id]] : ['i.code_hash = $1', [by.codeHash]];
+    'id' in by ? ['i.org_id = $1 and i.id = $2', [by.orgId, by.id]] : codeFilter(by.code);
   const [row] = await tx.unsafe<InvitationRow[]>(
     `${SELECT_INVITATION} where ${where}${lock ? ' for update of i' : ''}`,
     values,
   );
   return row;
+}
+
+function codeFilter(code: string): [string, string[]] {
+  const hash = hashToken(code);
+  const named = orgOfToken(code);
+  return named
+    ? ['i.org_id = $1 and i.code_hash = $2', [named, hash]]
+    : [
+        'i.org_id = (select org_id from legacy_credentials where token_hash = $1) and i.code_hash = $1',
+        [hash],
+      ];
 }
 
 export async function listInvitations(deps: Deps, identity: Identity): Promise<InvitationView[]> {
@@ -132,7 +144,7 @@ export async function revokeInvitation(deps: Deps, identity: Identity, id: strin
 
 /** What an invitee may see before signing in: no code, no address, no ids. */
 export async function previewInvitation(deps: Deps, code: string) {
-  const row = await findInvitation(deps.sql, { codeHash: hashToken(code) });
+  const row = await findInvitation(deps.sql, { code });
   if (!row) throw AppError.notFound();
   const reason = inactiveReason(row, deps.clock());
   if (reason) throw AppError.gone('invitation_inactive', reason);
@@ -152,7 +164,7 @@ export async function previewInvitation(deps: Deps, code: string) {
 export async function acceptInvitation(deps: Deps, identity: Identity, code: string): Promise<SessionGrant> {
   const now = deps.clock();
   return deps.sql.begin(async (tx) => {
-    const row = await findInvitation(tx, { codeHash: hashToken(code) }, true);
+    const row = await findInvitation(tx, { code }, true);
     if (!row) throw AppError.notFound();
     const reason = inactiveReason(row, now);
     if (reason) throw AppError.gone('invitation_inactive', reason);

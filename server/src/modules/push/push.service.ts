@@ -93,31 +93,38 @@ const deviceView = (row: DeviceRow): DeviceView => ({
 });
 
 /**
- * Registers a device for the caller in the current organization; a known token moves here.
- * Answers once every resource process knows the organization has devices (items created after
- * the answer queue pushes for it).
+ * Registers a device for the caller in the current organization, one row per organization: a
+ * person in two organizations has the token registered in each. A known token of this
+ * organization moves to the caller; the token's rows of anyone else, in other organizations, go
+ * (the device changed hands). Answers once every resource process knows the organization has
+ * devices (items created after the answer queue pushes for it).
  */
 export async function registerDevice(
   deps: Deps,
   identity: Identity,
   input: RegisterDeviceInput,
 ): Promise<DeviceView> {
+  const { userId, orgId } = identity;
+  const token = input.device_token;
   // A device that changes hands does not get its previous owner's pending pushes.
   await deps.sql`
     delete from push_queue q using devices d
-     where d.device_token = ${input.device_token} and q.device_id = d.id and q.delivered_at is null
-       and (d.user_id <> ${identity.userId} or d.org_id <> ${identity.orgId})`;
+     where d.device_token = ${token} and q.org_id = d.org_id and q.device_id = d.id
+       and q.delivered_at is null and d.user_id <> ${userId}`;
+  await deps.sql`
+    delete from devices where device_token = ${token} and user_id <> ${userId} and org_id <> ${orgId}`;
   const [row] = await deps.sql<DeviceRow[]>`
     insert into devices (id, user_id, org_id, device_token, platform)
-    values (${uuidv7()}, ${identity.userId}, ${identity.orgId}, ${input.device_token}, ${input.platform})
-    on conflict (device_token) do update set
-      user_id = excluded.user_id, org_id = excluded.org_id, platform = excluded.platform, updated_at = now()
+    values (${uuidv7()}, ${userId}, ${orgId}, ${token}, ${input.platform})
+    on conflict (org_id, device_token) do update set
+      user_id = excluded.user_id, platform = excluded.platform, updated_at = now()
     returning id, platform, created_at, updated_at`;
   if (!row) throw AppError.internal();
   await fenceCaches(deps);
   return deviceView(row);
 }
 
+/** Removes the caller's device from every organization they registered it in. */
 export async function unregisterDevice(deps: Deps, identity: Identity, token: string) {
   const removed = await deps.sql`
     delete from devices where device_token = ${token} and user_id = ${identity.userId} returning id`;

@@ -77,8 +77,9 @@ const LARGE_TABLES = [
 
 /**
  * The delete_organization job: every row of a closed organization, in batches, then the
- * organization itself (its small tables go with it by cascade), then the files of its
- * attachments. Safe to run twice; an organization not closed is left alone.
+ * organization itself (its small tables go with it by cascade, the rows no foreign key ties to
+ * it in the same transaction), then the files of its attachments. Safe to run twice; an
+ * organization not closed is left alone.
  */
 export async function deleteOrganization(deps: Deps, payload: unknown): Promise<Record<string, number>> {
   const { org_id: orgId } = z.object(JOB_TASKS.delete_organization.shape).parse(payload);
@@ -90,10 +91,26 @@ export async function deleteOrganization(deps: Deps, payload: unknown): Promise<
   for (const table of LARGE_TABLES) {
     removed[table] = await inBatches(deps.env.RETENTION_BATCH_SIZE, rowsOf(sql, table, orgId));
   }
-  await sql`delete from organizations where id = ${orgId}`;
-  // Not tied to the organization by a foreign key (a coordinator table: db/src/distribution.ts).
-  await sql`delete from legacy_credentials where org_id = ${orgId}`;
+  await sql.begin(async (tx) => {
+    await tx`delete from organizations where id = ${orgId}`;
+    await deleteUnlinkedRows(tx, orgId);
+  });
   removed.files = await sweepBlobDeletions(deps, deps.env.RETENTION_BATCH_SIZE);
   deps.log.info({ org_id: orgId, removed }, 'organization deleted');
   return removed;
+}
+
+/**
+ * The organization's rows that no foreign key removes with it (coordinator and reference tables
+ * may not reference a distributed one: db/src/distribution.ts), in the transaction that deletes
+ * the organization, after it (its memberships and invitations, which reference its roles, go by
+ * cascade): what the foreign keys' ON DELETE CASCADE did.
+ */
+async function deleteUnlinkedRows(tx: Queryable, orgId: string) {
+  await tx`delete from roles where org_id = ${orgId}`;
+  await tx`delete from sessions where org_id = ${orgId}`;
+  await tx`delete from magic_link_tokens where org_id = ${orgId}`;
+  await tx`delete from oauth_records where org_id = ${orgId}`;
+  await tx`delete from organization_slugs where org_id = ${orgId}`;
+  await tx`delete from legacy_credentials where org_id = ${orgId}`;
 }
