@@ -1,52 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createDb, migrateDatabase, migrationsFolder, withDatabase } from '@beckon/db';
+import { createDb, migrateDatabase } from '@beckon/db';
 import { generateToken, hashToken } from '@beckon/server/auth/tokens';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { beforeMigration } from '../harness/before-migration';
 
 /** The migration that made API keys and inbound webhook tokens name their organization. */
 const ORG_IN_TOKENS = '0039_org_in_tokens';
 
-const adminUrl = inject('adminDatabaseUrl');
-const name = `beckon_migration_${randomUUID().replaceAll('-', '')}`;
-const url = withDatabase(adminUrl, name);
-let folder = '';
-
-beforeAll(async () => {
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin`create database ${admin(name)}`;
-  // What runs here is the test's setup and a migration, not the product's statements: kept out
-  // of the query rule's statistics (statement-capture.ts).
-  await admin`alter database ${admin(name)} set pg_stat_statements.track = 'none'`.catch(() => {});
-  await admin.end();
-  // The migrations as they stood before it: the same folder, its journal cut short.
-  folder = await mkdtemp(path.join(tmpdir(), 'beckon-migrations-'));
-  await cp(migrationsFolder, folder, { recursive: true });
-  const journalPath = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((entry) => entry.tag === ORG_IN_TOKENS);
-  expect(cut).toBeGreaterThan(0);
-  await writeFile(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
-});
-
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin`drop database if exists ${admin(name)} with (force)`;
-  await admin.end();
-});
+const migration = beforeMigration(ORG_IN_TOKENS);
 
 it('records the organization of every key and inbound token made before tokens named it', async () => {
-  const before = createDb(url, { max: 1, applicationName: 'beckon-test' });
+  const before = createDb(migration.url, { max: 1, applicationName: 'beckon-test' });
   const key = generateToken();
   const inbound = generateToken();
   let orgId = '';
   try {
-    await migrate(before.db, { migrationsFolder: folder });
+    await migrate(before.db, { migrationsFolder: migration.folder });
     const { sql } = before;
     const [org] = await sql<{ id: string }[]>`
       insert into organizations (name, slug) values ('Old', 'old-' || gen_random_uuid()) returning id`;
@@ -62,8 +31,8 @@ it('records the organization of every key and inbound token made before tokens n
     await before.end();
   }
 
-  await migrateDatabase(url);
-  const after = createDb(url, { max: 1, applicationName: 'beckon-test' });
+  await migrateDatabase(migration.url);
+  const after = createDb(migration.url, { max: 1, applicationName: 'beckon-test' });
   try {
     const rows = await after.sql<{ token_hash: string; org_id: string }[]>`
       select token_hash, org_id from legacy_credentials order by token_hash`;
