@@ -35,6 +35,10 @@ DECLARE
   v_prev text;
   v_hash text;
   v_entry record;
+  v_ids uuid[] := '{}';
+  v_seqs bigint[] := '{}';
+  v_prevs text[] := '{}';
+  v_hashes text[] := '{}';
 BEGIN
   IF EXISTS (SELECT 1 FROM events WHERE org_id = p_org AND seq IS NULL) THEN
     INSERT INTO event_counters AS c (org_id, seq) VALUES (p_org, 0)
@@ -59,9 +63,15 @@ BEGIN
       v_prev := v_hash;
       v_hash := encode(sha256(convert_to(v_prev || v_entry.content_hash, 'UTF8')), 'hex');
       v_seq := v_seq + 1;
-      UPDATE audit_entries SET seq = v_seq, prev_hash = v_prev, hash = v_hash
-       WHERE org_id = p_org AND id = v_entry.id;
+      v_ids := v_ids || v_entry.id;
+      v_seqs := v_seqs || v_seq;
+      v_prevs := v_prevs || v_prev;
+      v_hashes := v_hashes || v_hash;
     END LOOP;
+    -- The links computed one after the other above, written in one statement.
+    UPDATE audit_entries a SET seq = l.seq, prev_hash = l.prev_hash, hash = l.hash
+      FROM unnest(v_ids, v_seqs, v_prevs, v_hashes) AS l(id, seq, prev_hash, hash)
+     WHERE a.org_id = p_org AND a.id = l.id;
     UPDATE audit_heads SET seq = v_seq, prev_hash = v_prev, hash = v_hash WHERE org_id = p_org;
   END IF;
 END $$;

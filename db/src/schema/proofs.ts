@@ -37,7 +37,6 @@ export const auditEntries = pgTable(
   (t) => [
     primaryKey({ name: 'audit_entries_pkey', columns: [t.orgId, t.id] }),
     uniqueIndex('audit_entries_org_seq_key').on(t.orgId, t.seq),
-    index('audit_entries_org_idx').on(t.orgId, t.id),
     index('audit_entries_item_idx').on(t.itemId, t.id),
     index('audit_entries_created_idx').on(t.createdAt),
     index('audit_entries_unlinked_idx')
