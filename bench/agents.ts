@@ -27,6 +27,11 @@ export async function answerToStream(
       openEventStream(`${url}/mcp/sse?scope=org`, { authorization: `Bearer ${token}` }),
     ),
   );
+  const refused = streams.filter((stream) => stream.status !== 200);
+  if (refused.length > 0) {
+    for (const stream of streams) stream.close();
+    throw new Error(`${refused.length} of ${streams.length} streams refused (status ${refused[0]?.status})`);
+  }
   const seen = streams.map(() => 0);
   const poll = setInterval(() => {
     streams.forEach((stream, i) => {
