@@ -111,8 +111,14 @@ export function postgresAdapter(deps: Pick<Deps, 'sql' | 'clock' | 'log'>): new 
       if (this.model === 'AccessToken') await fenceCaches(deps);
     }
 
-    /** oidc-provider calls this on every token model of a grant it revokes. */
+    /**
+     * oidc-provider calls this on every token model of a grant it revokes, in an order of its own:
+     * the grant goes first, whichever model is asked (it waits for tokens being stored under it,
+     * and none is stored once it is gone: upsert), so a token issued by a concurrent refresh
+     * between two of these calls cannot outlive the revocation.
+     */
     async revokeByGrantId(grantId: string): Promise<void> {
+      await sql`delete from oauth_records where model = 'Grant' and grant_id = ${grantId}`;
       await sql`delete from oauth_records where model = ${this.model} and grant_id = ${grantId}`;
       if (this.model === 'AccessToken') await fenceCaches(deps);
     }
