@@ -36,7 +36,11 @@ export async function benchDatabase() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-bench-'));
   // BENCH_PG_STATEMENTS=1: statement statistics, reported by the scenarios that sample where their time goes.
   const settings = process.env.BENCH_PG_STATEMENTS
-    ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+    ? {
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.track': 'all',
+        'pg_stat_statements.track_planning': 'on',
+      }
     : undefined;
   const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), settings });
   await ensureDatabase(pg.url, 'beckon');

@@ -126,7 +126,7 @@ try {
   if (!only || only === 'items' || only === 'callbacks') {
     await createItems(server.url, token, 1, 1); // an item (and its event) for the deliveries
     const sampler = timeSampler(database.sql, server.pid);
-    const deliveries = await sampler.during(() => deliverJobs(database.sql, orgId, 5000));
+    const deliveries = await deliverJobs(database.sql, orgId, 5000, sampler.during);
     notes.push(
       `deliveries: ${deliveries.delivered} (${deliveries.callback} callbacks, ${deliveries.webhook} webhooks) in ${deliveries.seconds.toFixed(2)} s = ${deliveries.perSecond}/s (target >= 5,000/s)`,
       ...(await sampler.report('deliveries')),

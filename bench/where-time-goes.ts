@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Sql } from '@beckon/db';
 
@@ -58,6 +59,7 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
+    const perf = recordPerf();
     const before = ticks();
     const started = Date.now();
     try {
@@ -68,7 +70,7 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
       for (const [group, used] of after)
         cpu.set(group, (cpu.get(group) ?? 0) + used - (before.get(group) ?? 0));
       running = false;
-      await sampling;
+      await Promise.all([sampling, perf?.()]);
     }
   }
 
@@ -85,13 +87,50 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
       `${name}, CPU in cores: ${cores.map(([group, used]) => `${group} ${(used / 100 / wall).toFixed(2)}`).join(', ')}`,
     ];
     if (!(await statements)) return lines;
-    const rows = await sql<{ ms: number; calls: number; query: string }[]>`
-      select round(total_exec_time)::int as ms, calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
+    const rows = await sql<{ ms: number; calls: number; plans: number; planMs: number; query: string }[]>`
+      select round(total_exec_time)::int as ms, calls::int, plans::int, round(total_plan_time)::int as "planMs",
+             left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
         from pg_stat_statements
        where query not like '%pgbench_%' and query not like '%pg_stat_%'
-       order by total_exec_time desc limit 8`;
-    return [...lines, ...rows.map((r) => `${name}, statement: ${r.ms} ms in ${r.calls} calls: ${r.query}`)];
+       order by total_exec_time + total_plan_time desc limit 8`;
+    const scans = await sql<{ table: string; scans: number; rows: number }[]>`
+      select schemaname || '.' || relname as table, seq_scan::int as scans, seq_tup_read::bigint::float8 as rows
+        from pg_stat_all_tables
+       where seq_tup_read > 0 and relname not like 'pgbench_%' and schemaname not in ('pg_catalog', 'information_schema')
+       order by seq_tup_read desc limit 5`;
+    return [
+      ...lines,
+      ...rows.map(
+        (r) =>
+          `${name}, statement: ${r.ms} ms in ${r.calls} calls, planned ${r.plans} times in ${r.planMs} ms: ${r.query}`,
+      ),
+      ...scans.map(
+        (r) => `${name}, sequential scans since start: ${r.table} ${r.scans} scans, ${r.rows} rows read`,
+      ),
+    ];
   }
 
   return { during, report };
+}
+
+let perfRecords = 0;
+
+/**
+ * With BENCH_PERF=<dir>: a system-wide `perf record` (call graphs) of each measured part, one
+ * file each, to read with `perf report -i <file> --sort comm,dso,sym`. Returns its stop.
+ */
+function recordPerf(): (() => Promise<void>) | undefined {
+  const dir = process.env.BENCH_PERF;
+  if (!dir) return undefined;
+  perfRecords += 1;
+  const output = `${dir}/perf-${process.pid}-${perfRecords}.data`;
+  const perf = spawn('perf', ['record', '-a', '-g', '-F', '499', '-o', output], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => {
+    perf.on('exit', () => resolve());
+    perf.on('error', () => resolve());
+  });
+  return () => {
+    perf.kill('SIGINT');
+    return exited;
+  };
 }

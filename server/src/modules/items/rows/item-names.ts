@@ -74,9 +74,16 @@ export function referencedIds(row: ItemRow): string[] {
 
 /**
  * `names` of an item whose row is not read back (a creation, written from its values): the same
- * lookups over its ids, as a fragment of the statement that writes it.
+ * lookups over its ids, as a fragment of the statement that writes it. The ids are a VALUES list,
+ * not `unnest` of one array parameter: PostgreSQL's generic plan of a prepared statement counts
+ * an array parameter as ten elements, which priced the generic plan of a creation far above its
+ * custom ones, so the creation was planned again on every execution (about 40 % of its database
+ * CPU). A VALUES list is counted exactly, so the generic plan is kept.
  */
-export const namesOfIds = (sql: Queryable, orgId: string, ids: string[]) =>
-  sql`(select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
+export function namesOfIds(sql: Queryable, orgId: string, ids: string[]) {
+  if (ids.length === 0) return sql`'{}'::jsonb`;
+  const values = ids.map((id) => sql`(${id}::uuid)`).reduce((all, value) => sql`${all}, ${value}`);
+  return sql`(select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
          from (select ids.id, ${sql.unsafe(nameOf('ids.id', 'ids.org'))} as name
-                 from (select unnest(${ids}::uuid[]) as id, ${orgId}::uuid as org) ids) named)`;
+                 from (select v.id, ${orgId}::uuid as org from (values ${values}) as v(id)) ids) named)`;
+}
