@@ -192,7 +192,7 @@ export async function signedInOwner(sql: ReturnType<typeof createDb>['sql']) {
              values (${hashToken(token)}, ${user!.id}, ${org!.id}, 'login', now() + interval '1 day')`;
     orgId = org!.id as string;
     // Unlimited plan: the load creates far more items than Free's monthly quota.
-    await tx`update subscriptions set plan_id = (select id from plans where code = 'enterprise')
+    await tx`update subscriptions set plan_id = (select id from plans where code = ${process.env.BENCH_PLAN ?? 'enterprise'})
               where org_id = ${orgId}`;
   });
   return { token, orgId };

@@ -11,7 +11,17 @@ import type { Sql } from '@beckon/db';
 export function timeSampler(sql: Sql, serverPid: number | undefined) {
   const waits = new Map<string, number>();
   const cpu = new Map<string, number>();
+  const wal = { bytes: 0, records: 0, fpi: 0, commits: 0 };
   let wall = 0;
+
+  /** The database's WAL written and transactions committed so far (all sessions). */
+  const walNow = async () => {
+    const [row] = await sql<{ bytes: number; records: number; fpi: number; commits: number }[]>`
+      select w.wal_bytes::float8 as bytes, w.wal_records::float8 as records, w.wal_fpi::float8 as fpi,
+             (select xact_commit::float8 from pg_stat_database where datname = current_database()) as commits
+        from pg_stat_wal w`;
+    return row!;
+  };
 
   const groupOf = (pid: number, comm: string) =>
     pid === serverPid
@@ -60,6 +70,7 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
       }
     })();
     const perf = recordPerf();
+    const walBefore = await walNow();
     const before = ticks();
     const started = Date.now();
     try {
@@ -71,6 +82,8 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
         cpu.set(group, (cpu.get(group) ?? 0) + used - (before.get(group) ?? 0));
       running = false;
       await Promise.all([sampling, perf?.()]);
+      const walAfter = await walNow();
+      for (const key of Object.keys(wal) as (keyof typeof wal)[]) wal[key] += walAfter[key] - walBefore[key];
     }
   }
 
@@ -85,6 +98,7 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
     const lines = [
       `${name}, busy PostgreSQL sessions: ${top.map(([wait, n]) => `${wait} ${((n / sampled) * 100).toFixed(0)} %`).join(', ')}`,
       `${name}, CPU in cores: ${cores.map(([group, used]) => `${group} ${(used / 100 / wall).toFixed(2)}`).join(', ')}`,
+      `${name}, a second: ${Math.round(wal.commits / wall)} commits, ${Math.round(wal.records / wall)} WAL records (${Math.round(wal.fpi / wall)} full pages), ${Math.round(wal.bytes / 1024 / wall)} KiB of WAL`,
     ];
     if (!(await statements)) return lines;
     const rows = await sql<{ ms: number; calls: number; plans: number; planMs: number; query: string }[]>`

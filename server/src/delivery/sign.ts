@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 export type SignDeliveryInput = {
   secret: string;
@@ -42,8 +42,23 @@ export function verifySignature(secret: string, body: string, header: string | n
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** HMAC keys by secret: turning a string into a key each time was a tenth of a delivery's CPU. */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 1000;
+
+/** The secret's UTF-8 bytes as an HMAC key (both signatures use the same key). */
+function hmacKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 function bodySignature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+  return `sha256=${createHmac('sha256', hmacKey(secret)).update(body, 'utf8').digest('hex')}`;
 }
 
 /**
@@ -52,6 +67,5 @@ function bodySignature(secret: string, body: string): string {
  * using a Standard Webhooks library must hand it those bytes (e.g. `whsec_` + base64(secret)).
  */
 function standardWebhooksSignature(secret: string, signedContent: string): string {
-  const key = Buffer.from(secret, 'utf8');
-  return `v1,${createHmac('sha256', key).update(signedContent, 'utf8').digest('base64')}`;
+  return `v1,${createHmac('sha256', hmacKey(secret)).update(signedContent, 'utf8').digest('base64')}`;
 }

@@ -7,9 +7,14 @@ import { alreadyAttempted, attemptDelivery } from './deliver';
 import { withJobOrg } from './job-org';
 
 /** Enqueued with the change (record-change.ts): the webhook and the stream event to deliver (ZWebhookFirstAttempt). */
-type Webhook = { id: string; org_id: string; url: string; secret: string; active: boolean };
-type StreamEvent = {
+type Webhook = {
   id: string;
+  org_id: string;
+  url: string;
+  secret: string;
+  active: boolean;
+  /** The event of a first attempt, read with the webhook (null columns for a retry, or when it is gone). */
+  event_id: string | null;
   type: DeliveryJob['event'];
   item_id: string | null;
   data: unknown;
@@ -17,17 +22,15 @@ type StreamEvent = {
 };
 
 /** The first attempt's delivery: the event as `{id, type, created_at, data: {item}}`. */
-async function firstDelivery(deps: Deps, hook: Webhook, job: z.infer<typeof ZWebhookFirstAttempt>) {
-  const [event] = await deps.sql<StreamEvent[]>`
-    select id, type, item_id, data, created_at from events where org_id = ${hook.org_id} and id = ${job.event_id}`;
-  if (!event) return null;
+function firstDelivery(hook: Webhook, job: z.infer<typeof ZWebhookFirstAttempt>) {
+  if (!hook.event_id) return null;
   const body = JSON.stringify({
-    id: event.id,
-    type: event.type,
-    created_at: event.created_at.toISOString(),
-    data: event.data,
+    id: hook.event_id,
+    type: hook.type,
+    created_at: hook.created_at.toISOString(),
+    data: hook.data,
   });
-  return { ...job, org_id: hook.org_id, item_id: event.item_id, event: event.type, url: hook.url, body };
+  return { ...job, org_id: hook.org_id, item_id: hook.item_id, event: hook.type, url: hook.url, body };
 }
 
 /**
@@ -39,11 +42,13 @@ export async function deliverWebhook(deps: Deps, payload: unknown, helpers?: Job
   const payloadWithOrg = await withJobOrg(deps.sql, 'deliver_webhook', payload);
   if (!payloadWithOrg) return;
   const parsed = JOB_TASKS.deliver_webhook.parse(payloadWithOrg);
+  const eventId = 'event_id' in parsed ? parsed.event_id : null;
   const [hook] = await deps.sql<Webhook[]>`
-    select id, org_id, url, secret, active from webhooks
-     where org_id = ${parsed.org_id} and id = ${parsed.webhook_id}`;
+    select w.id, w.org_id, w.url, w.secret, w.active, e.id as event_id, e.type, e.item_id, e.data, e.created_at
+      from webhooks w left join events e on e.org_id = w.org_id and e.id = ${eventId}::uuid
+     where w.org_id = ${parsed.org_id} and w.id = ${parsed.webhook_id}`;
   if (!hook?.active) return;
-  const job = 'event_id' in parsed ? await firstDelivery(deps, hook, parsed) : parsed;
+  const job = 'event_id' in parsed ? firstDelivery(hook, parsed) : parsed;
   if (!job || (await alreadyAttempted(deps, job, helpers))) return;
   const result = await attemptDelivery(
     deps,
