@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { id, orgRowId, timestamps, ts } from './columns';
 import { organizations } from './orgs';
 
@@ -59,15 +70,38 @@ export const subscriptions = pgTable(
   ],
 );
 
-/** Notifications created per (organization, calendar month in UTC). */
-export const monthlyUsage = pgTable(
-  'monthly_usage',
+/**
+ * Notifications created per (organization, calendar month in UTC), counted in shards so that
+ * concurrent creations of one organization do not wait for one another: a creation counts in its
+ * connection's shard, within the allowance the shard took from the month's allotment
+ * (migration 0044). `monthly_usage` is the view of their sum.
+ */
+export const monthlyUsageShards = pgTable(
+  'monthly_usage_shards',
   {
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     month: date('month').notNull(),
-    notifications: integer('notifications').notNull().default(0),
+    shard: smallint('shard').notNull(),
+    used: integer('used').notNull().default(0),
+    allowance: integer('allowance').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.month, t.shard] }),
+    check('monthly_usage_shards_within_allowance', sql`${t.used} <= ${t.allowance}`),
+  ],
+);
+
+/** How much of the month's quota the shards have taken as allowance (never more than the quota). */
+export const monthlyAllotments = pgTable(
+  'monthly_allotments',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    month: date('month').notNull(),
+    allotted: integer('allotted').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.month] })],
 );

@@ -72,3 +72,46 @@ describe('monthly notification quota', () => {
     expect(usage).toHaveLength(0);
   });
 });
+
+describe('monthly notification quota, counted in shards', () => {
+  /** Creations over many database connections at once (each counts in its connection's shard). */
+  const createMany = async (orgId: string, n: number) => {
+    const settled = await Promise.allSettled(
+      Array.from({ length: n }, (_, i) =>
+        server.database.sql.begin(async (tx) => {
+          await tx`select pg_sleep(0.01)`;
+          await tx`insert into items (id, org_id, title, created_by_type) values (gen_random_uuid(), ${orgId}, ${`s${i}`}, 'service')`;
+        }),
+      ),
+    );
+    return {
+      created: settled.filter((s) => s.status === 'fulfilled').length,
+      refused: settled.filter((s) => s.status === 'rejected' && /quota exhausted/.test(String(s.reason)))
+        .length,
+    };
+  };
+
+  it('counts exactly to a limit that needs allowance taken back from other shards', async () => {
+    const { orgId } = await owner('team');
+    await server.database.sql`update plans set monthly_notifications = 200 where code = 'team'`;
+    try {
+      const first = await createMany(orgId, 150);
+      expect(first).toEqual({ created: 150, refused: 0 });
+      const second = await createMany(orgId, 80);
+      expect(second).toEqual({ created: 50, refused: 30 });
+      const [usage] = await server.database.sql<{ notifications: number }[]>`
+        select notifications from monthly_usage where org_id = ${orgId}`;
+      expect(usage?.notifications).toBe(200);
+      expect(await count('items', orgId)).toBe(200);
+      const [shards] = await server.database.sql<{ shards: number; allowance: number; allotted: number }[]>`
+        select count(*)::int as shards, sum(allowance)::int as allowance,
+               (select allotted from monthly_allotments where org_id = ${orgId}) as allotted
+          from monthly_usage_shards where org_id = ${orgId}`;
+      expect(shards!.shards).toBeGreaterThan(1);
+      expect(shards!.allowance).toBe(shards!.allotted);
+      expect(shards!.allotted).toBeLessThanOrEqual(200);
+    } finally {
+      await server.database.sql`update plans set monthly_notifications = 5 where code = 'team'`;
+    }
+  });
+});
