@@ -38,7 +38,9 @@ export const auditEntries = pgTable(
     primaryKey({ name: 'audit_entries_pkey', columns: [t.orgId, t.id] }),
     uniqueIndex('audit_entries_org_seq_key').on(t.orgId, t.seq),
     index('audit_entries_item_idx').on(t.itemId, t.id),
-    index('audit_entries_created_idx').on(t.createdAt),
+    // BRIN: rows arrive in time order, and only pruning by age reads them so; a B-tree cost
+    // every insert (and the sequencer's update) an entry.
+    index('audit_entries_created_idx').using('brin', t.createdAt),
     index('audit_entries_unlinked_idx')
       .on(t.orgId)
       .where(sql`${t.seq} is null and ${t.contentHash} is not null`),
