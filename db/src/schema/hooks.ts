@@ -97,7 +97,6 @@ export const deliveryAttempts = pgTable(
       columns: [t.orgId, t.itemId],
       foreignColumns: [items.orgId, items.id],
     }).onDelete('cascade'),
-    index('delivery_attempts_org_idx').on(t.orgId, t.id),
     index('delivery_attempts_delivery_idx').on(t.deliveryId),
     index('delivery_attempts_webhook_idx').on(t.webhookId, t.id).where(sql`${t.webhookId} is not null`),
   ],

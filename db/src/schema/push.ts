@@ -39,7 +39,6 @@ export const devices = pgTable(
     primaryKey({ name: 'devices_pkey', columns: [t.orgId, t.id] }),
     unique('devices_org_device_token_unique').on(t.orgId, t.deviceToken),
     index('devices_user_idx').on(t.userId),
-    index('devices_org_idx').on(t.orgId),
   ],
 );
 

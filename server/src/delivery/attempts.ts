@@ -70,8 +70,18 @@ export class AttemptRecorder {
     }
   }
 
+  /**
+   * One statement whatever the batch's size (a column an array): a multi-row VALUES list was a new
+   * statement for each size, which PostgreSQL parsed and described in a round trip of its own.
+   */
   private insert(rows: AttemptRecord[]) {
-    return this.sql`insert into delivery_attempts ${this.sql(rows, ...COLUMNS)}`;
+    const column = <K extends (typeof COLUMNS)[number]>(name: K) => rows.map((row) => row[name]);
+    return this.sql`
+      insert into delivery_attempts (${this.sql(COLUMNS)})
+      select * from unnest(${column('id')}::uuid[], ${column('org_id')}::uuid[], ${column('delivery_id')}::uuid[],
+                           ${column('kind')}::text[], ${column('webhook_id')}::uuid[], ${column('item_id')}::uuid[],
+                           ${column('event')}::text[], ${column('url')}::text[], ${column('attempt')}::int[],
+                           ${column('status_code')}::int[], ${column('error')}::text[], ${column('duration_ms')}::int[])`;
   }
 
   /** A webhook deleted while its delivery was under way: the attempt is kept without it. */
