@@ -105,6 +105,9 @@ try {
     if (!pgbenchInit(database.url)) notes.push('pgbench not installed: no TPS yardstick');
     else {
       // Item creation against pgbench's TPC-B-like transaction, same database, same 50 clients.
+      // Creation warms up first: its code, and its prepared statements and their plans on every
+      // connection of the server's pool.
+      await createItems(server.url, token, 2, 50);
       const sampler = timeSampler(database.sql, server.pid);
       const creation = await alternate(
         rounds,
