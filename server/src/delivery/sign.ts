@@ -42,7 +42,7 @@ export function verifySignature(secret: string, body: string, header: string | n
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** HMAC keys by secret: turning a string into a key each time was a tenth of a delivery's CPU. */
+/** HMAC keys by secret: turning the secret into a key on every call was 7 % of a delivery's CPU. */
 const keys = new Map<string, KeyObject>();
 const MAX_KEYS = 1000;
 
