@@ -12,12 +12,13 @@ export type Part = { name: string; query: Fragment };
 
 export const part = (name: string, query: Fragment): Part => ({ name, query });
 
-const list = (sql: Queryable, fragments: Fragment[]) =>
+/** Fragments joined by commas (at least one). */
+export const commaList = (sql: Queryable, fragments: Fragment[]) =>
   fragments.reduce((all, fragment) => sql`${all}, ${fragment}`);
 
 /** The parts as the CTEs of a WITH clause, in order (a later part may read an earlier one). */
 export const ctesOf = (sql: Queryable, parts: Part[]) =>
-  list(
+  commaList(
     sql,
     parts.map((p) => sql`${sql(p.name)} as (${p.query})`),
   );
@@ -31,5 +32,5 @@ export const ctesOf = (sql: Queryable, parts: Part[]) =>
 export function statementOf(sql: Queryable, parts: Part[], result?: Fragment) {
   if (parts.length === 0) throw new Error('a statement needs at least one part');
   const reads = parts.map((p) => sql`(select count(*) from ${sql(p.name)})`);
-  return sql`with ${ctesOf(sql, parts)} select ${result ?? sql`null`} as result, ${list(sql, reads)}`;
+  return sql`with ${ctesOf(sql, parts)} select ${result ?? sql`null`} as result, ${commaList(sql, reads)}`;
 }

@@ -1,5 +1,6 @@
 import type { Sql } from '@beckon/db';
 import type { deliveryKinds } from '@beckon/db/schema';
+import { commaList } from '../statement-parts';
 
 export type AttemptRecord = {
   /** UUID v7, so attempts list newest first by id. */
@@ -17,20 +18,22 @@ export type AttemptRecord = {
   duration_ms: number;
 };
 
-const COLUMNS = [
-  'id',
-  'org_id',
-  'delivery_id',
-  'kind',
-  'webhook_id',
-  'item_id',
-  'event',
-  'url',
-  'attempt',
-  'status_code',
-  'error',
-  'duration_ms',
-] as const;
+/** The columns an attempt fills, with their types (the insert sends each as an array). */
+const COLUMNS = {
+  id: 'uuid',
+  org_id: 'uuid',
+  delivery_id: 'uuid',
+  kind: 'text',
+  webhook_id: 'uuid',
+  item_id: 'uuid',
+  event: 'text',
+  url: 'text',
+  attempt: 'int',
+  status_code: 'int',
+  error: 'text',
+  duration_ms: 'int',
+} as const satisfies Record<keyof AttemptRecord, string>;
+const NAMES = Object.keys(COLUMNS) as (keyof AttemptRecord)[];
 
 /**
  * Records delivery attempts in batches: each `record()` resolves once its row is committed, so a
@@ -75,13 +78,11 @@ export class AttemptRecorder {
    * statement for each size, which PostgreSQL parsed and described in a round trip of its own.
    */
   private insert(rows: AttemptRecord[]) {
-    const column = <K extends (typeof COLUMNS)[number]>(name: K) => rows.map((row) => row[name]);
+    const arrays = NAMES.map(
+      (name) => this.sql`${rows.map((row) => row[name])}::${this.sql.unsafe(COLUMNS[name])}[]`,
+    );
     return this.sql`
-      insert into delivery_attempts (${this.sql(COLUMNS)})
-      select * from unnest(${column('id')}::uuid[], ${column('org_id')}::uuid[], ${column('delivery_id')}::uuid[],
-                           ${column('kind')}::text[], ${column('webhook_id')}::uuid[], ${column('item_id')}::uuid[],
-                           ${column('event')}::text[], ${column('url')}::text[], ${column('attempt')}::int[],
-                           ${column('status_code')}::int[], ${column('error')}::text[], ${column('duration_ms')}::int[])`;
+      insert into delivery_attempts (${this.sql(NAMES)}) select * from unnest(${commaList(this.sql, arrays)})`;
   }
 
   /** A webhook deleted while its delivery was under way: the attempt is kept without it. */

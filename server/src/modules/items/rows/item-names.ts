@@ -1,4 +1,5 @@
 import type { Queryable } from '@beckon/db';
+import { commaList } from '../../../statement-parts';
 import type { ItemRow } from './item-view';
 
 /**
@@ -82,7 +83,10 @@ export function referencedIds(row: ItemRow): string[] {
  */
 export function namesOfIds(sql: Queryable, orgId: string, ids: string[]) {
   if (ids.length === 0) return sql`'{}'::jsonb`;
-  const values = ids.map((id) => sql`(${id}::uuid)`).reduce((all, value) => sql`${all}, ${value}`);
+  const values = commaList(
+    sql,
+    ids.map((id) => sql`(${id}::uuid)`),
+  );
   return sql`(select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
          from (select ids.id, ${sql.unsafe(nameOf('ids.id', 'ids.org'))} as name
                  from (select v.id, ${orgId}::uuid as org from (values ${values}) as v(id)) ids) named)`;
