@@ -14,6 +14,7 @@ import {
 } from './lib';
 import { mcpNotify } from './mcp';
 import { median } from './rounds';
+import { cpuTicks } from './where-time-goes';
 
 /**
  * `pnpm bench compare <commit> [create|callbacks|mcp ...]`: this checkout against an earlier
@@ -21,26 +22,31 @@ import { median } from './rounds';
  * own install), each side gets a database of its own on one PostgreSQL, migrated by its own
  * code, and a resource process of its own; the scenarios then alternate between the two sides,
  * round after round, so both meet the same machine. Reported: each round's ratio (this / that)
- * and their median, with the spread of the rounds (a difference smaller than the spread is noise).
+ * and their median, with the spread of the rounds (a difference smaller than the spread is noise);
+ * and the CPU each side's resource process and PostgreSQL took per operation of its measured
+ * part, from /proc, which drifts far less than throughput on a shared machine.
  */
-type Side = { name: string; url: string; token: string; key: string; sql: Sql; orgId: string };
+type Side = { name: string; url: string; token: string; key: string; sql: Sql; orgId: string; pid?: number };
 type Sql = import('@beckon/db').Sql;
-type Scenario = (side: Side, round: number) => Promise<number>;
+type Measure = <T>(run: () => Promise<T>) => Promise<T>;
+/** A scenario's rate (its unit a second) and how many operations its measured part did. */
+type Scenario = (side: Side, round: number, measure: Measure) => Promise<{ rate: number; count: number }>;
 
 const SCENARIOS: Record<string, { unit: string; run: Scenario }> = {
   create: {
     unit: 'POST /api/items req/s',
-    run: (s, round) => createItems(s.url, s.token, seconds(), 50, round).then(rps),
+    run: (s, round, measure) => measure(() => createItems(s.url, s.token, seconds(), 50, round)).then(rps),
   },
   mcp: {
     unit: 'MCP service.notify req/s',
-    run: (s, round) => mcpNotify(s.url, s.key, seconds(), 50, round).then(rps),
+    run: (s, round, measure) => measure(() => mcpNotify(s.url, s.key, seconds(), 50, round)).then(rps),
   },
   callbacks: {
     unit: 'deliveries/s',
-    run: async (s) => {
+    run: async (s, _round, measure) => {
       await createItems(s.url, s.token, 1, 1); // an item (and its event) for the deliveries
-      return (await deliverJobs(s.sql, s.orgId, 5000)).perSecond;
+      const count = 5000;
+      return { rate: (await deliverJobs(s.sql, s.orgId, count, measure)).perSecond, count };
     },
   },
 };
@@ -51,9 +57,31 @@ const rps = (figures: Figures) => {
     throw new Error(
       `${figures.name}: ${figures.errors} errors, statuses ${JSON.stringify(figures.statuses)}`,
     );
-  return figures.rps;
+  return { rate: figures.rps, count: figures.requests ?? 0 };
 };
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+const GROUPS = ['server', 'postgres'] as const;
+type Cpu = Record<(typeof GROUPS)[number], number>;
+
+/** One side's run of a scenario, with the milliseconds of CPU per operation its measured part took. */
+async function runMeasured(scenario: Scenario, side: Side, round: number) {
+  const ticks: Cpu = { server: 0, postgres: 0 };
+  const measure: Measure = async (run) => {
+    const before = cpuTicks(side.pid);
+    try {
+      return await run();
+    } finally {
+      const after = cpuTicks(side.pid);
+      for (const group of GROUPS) ticks[group] += (after.get(group) ?? 0) - (before.get(group) ?? 0);
+    }
+  };
+  const { rate, count } = await scenario(side, round, measure);
+  // A tick is 10 ms.
+  const cpu = Object.fromEntries(GROUPS.map((g) => [g, count ? (ticks[g] * 10) / count : Number.NaN])) as Cpu;
+  return { rate, cpu };
+}
+
+const spreadOf = (ratios: number[]) => Math.max(...ratios) - Math.min(...ratios);
 
 /** A detached checkout of `commit` with its dependencies installed, reused by later runs. */
 export function checkout(commit: string): string {
@@ -94,35 +122,42 @@ export async function compare(commit: string | undefined, names: string[]): Prom
     await startResourceProcess(other.url, SERVER_ENV, tree),
   ];
   try {
-    const side = async (name: string, url: string, sql: Sql): Promise<Side> => {
+    const side = async (
+      name: string,
+      { url, pid }: { url: string; pid?: number },
+      sql: Sql,
+    ): Promise<Side> => {
       const { token, orgId } = await signedInOwner(sql);
       await load(`warm-up of ${name}`, {
         url: `${url}/api/me`,
         seconds: 2,
         headers: { authorization: `Bearer ${token}` },
       });
-      return { name, url, token, orgId, sql, key: await agentKey(sql, orgId) };
+      return { name, url, token, orgId, sql, key: await agentKey(sql, orgId), pid };
     };
-    const here = await side('this checkout', servers[0]!.url, database.sql);
-    const there = await side(commit, servers[1]!.url, other.sql);
+    const here = await side('this checkout', servers[0]!, database.sql);
+    const there = await side(commit, servers[1]!, other.sql);
     const lines: string[] = [];
     for (const name of chosen) {
       const { unit, run } = SCENARIOS[name]!;
       const ratios: number[] = [];
+      const cpuRatios: Record<keyof Cpu, number[]> = { server: [], postgres: [] };
       for (let round = 1; round <= rounds; round++) {
         // The earlier commit goes first in odd rounds and second in even ones.
         const earlierFirst = round % 2 === 1;
-        const first = await run(earlierFirst ? there : here, round);
-        const second = await run(earlierFirst ? here : there, round);
+        const first = await runMeasured(run, earlierFirst ? there : here, round);
+        const second = await runMeasured(run, earlierFirst ? here : there, round);
         const [then, now] = earlierFirst ? [first, second] : [second, first];
-        ratios.push(now / then);
+        ratios.push(now.rate / then.rate);
+        for (const group of GROUPS) cpuRatios[group].push(now.cpu[group] / then.cpu[group]);
+        const cpu = GROUPS.map((g) => `${g} ${then.cpu[g].toFixed(3)} → ${now.cpu[g].toFixed(3)} ms`);
         lines.push(
-          `${name} round ${round}: ${commit} ${then}, this checkout ${now} ${unit} (${percent(now / then)})`,
+          `${name} round ${round}: ${commit} ${then.rate}, this checkout ${now.rate} ${unit} (${percent(now.rate / then.rate)}); CPU an operation: ${cpu.join(', ')}`,
         );
       }
-      const spread = Math.max(...ratios) - Math.min(...ratios);
       lines.push(
-        `${name}: this checkout / ${commit}, median of ${rounds} rounds: ${percent(median(ratios))} (spread ${percent(spread)})`,
+        `${name}: this checkout / ${commit}, median of ${rounds} rounds: ${percent(median(ratios))} (spread ${percent(spreadOf(ratios))})`,
+        `${name}: CPU an operation, this checkout / ${commit}, median of ${rounds} rounds: ${GROUPS.map((g) => `${g} ${percent(median(cpuRatios[g]))} (spread ${percent(spreadOf(cpuRatios[g]))})`).join(', ')}`,
       );
     }
     return lines;

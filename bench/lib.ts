@@ -138,6 +138,8 @@ export async function startResourceProcess(
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       '--import',
       'tsx',
+      // BENCH_HEAP_PROF=<dir>: where the resource process allocates (heap-profile.ts).
+      ...(process.env.BENCH_HEAP_PROF ? ['--import', path.join(import.meta.dirname, 'heap-profile.ts')] : []),
       'server/src/processes/resource.ts',
     ],
     {

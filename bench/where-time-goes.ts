@@ -2,6 +2,34 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Sql } from '@beckon/db';
 
+/** Which group of the machine's processes one is in (the benchmarked server, this process, ...). */
+const groupOf = (pid: number, comm: string, serverPid: number | undefined) =>
+  pid === serverPid
+    ? 'server'
+    : pid === process.pid
+      ? 'load generator'
+      : comm === 'postgres'
+        ? 'postgres'
+        : 'other';
+
+/** CPU ticks (1/100 s) used so far by each group of live processes, from /proc. */
+export function cpuTicks(serverPid: number | undefined) {
+  const used = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const group = groupOf(Number(entry), comm, serverPid);
+      used.set(group, (used.get(group) ?? 0) + Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return used;
+}
+
 /**
  * Where the time of a measured load goes: what PostgreSQL's busy sessions wait on (sampled from
  * `pg_stat_activity` every 20 ms) and how the machine's CPU is shared between the database, the
@@ -21,33 +49,6 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
              (select xact_commit::float8 from pg_stat_database where datname = current_database()) as commits
         from pg_stat_wal w`;
     return row!;
-  };
-
-  const groupOf = (pid: number, comm: string) =>
-    pid === serverPid
-      ? 'server'
-      : pid === process.pid
-        ? 'load generator'
-        : comm === 'postgres'
-          ? 'postgres'
-          : 'other';
-
-  /** CPU ticks (1/100 s) used so far by each group of live processes. */
-  const ticks = () => {
-    const used = new Map<string, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const group = groupOf(Number(entry), comm);
-        used.set(group, (used.get(group) ?? 0) + Number(fields[11]) + Number(fields[12]));
-      } catch {
-        // The process ended while being read.
-      }
-    }
-    return used;
   };
 
   /** Statement statistics (BENCH_PG_STATEMENTS), counted from the first measured round. */
@@ -71,12 +72,12 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
     })();
     const perf = recordPerf();
     const walBefore = await walNow();
-    const before = ticks();
+    const before = cpuTicks(serverPid);
     const started = Date.now();
     try {
       return await run();
     } finally {
-      const after = ticks();
+      const after = cpuTicks(serverPid);
       wall += (Date.now() - started) / 1000;
       for (const [group, used] of after)
         cpu.set(group, (cpu.get(group) ?? 0) + used - (before.get(group) ?? 0));

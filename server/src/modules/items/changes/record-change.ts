@@ -83,6 +83,12 @@ const eventData = (sql: Queryable, row: ItemRow) =>
     : sql`jsonb_set(${sql.json({ item: itemView(row) } as never)}::jsonb, '{item,names}',
                     ${namesOfIds(sql, row.org_id, referencedIds(row))})`;
 
+/**
+ * The `names` of the item as its change's event holds them, as a `result` of recordChange: a
+ * creation's answer names what its event names without looking the names up a second time.
+ */
+export const eventNames = (sql: Queryable) => sql`(select names from stream)`;
+
 /** The job that reports an event to the item's callback URL, when it has one and the event is reported. */
 function callbackJob(sql: Queryable, row: ItemRow, event: EventKind) {
   if (!row.callback_url || !CALLBACK_EVENTS.has(event)) return null;
@@ -114,7 +120,7 @@ function eventParts(sql: Queryable, change: ItemChange, event: EventKind): Part[
       'stream',
       sql`insert into events (id, org_id, type, item_id, agent_id, data)
           values (${eventId}, ${row.org_id}, ${event}, ${row.id}, ${row.agent_id}, ${eventData(sql, row)})
-          returning id`,
+          returning id, data->'item'->'names' as names`,
     ),
     ...(change.webhooks !== false ? [webhookJobs(sql, row.org_id, event, eventId)] : []),
     ...(change.chatApps ?? CHAT_APPS).map((app) => chatAppJobs(sql, row, event, app)),

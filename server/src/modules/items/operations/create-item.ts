@@ -22,9 +22,8 @@ import { quotaError } from '../../billing/plan-gate';
 import { connectedChatApps } from '../changes/chat-follow-ups';
 import { escalationJob } from '../changes/escalate-item';
 import { creationRecipients, delegationAuditData, notificationParts } from '../changes/notify-people';
-import { recordChange } from '../changes/record-change';
+import { eventNames, recordChange } from '../changes/record-change';
 import { repeatJob } from '../changes/repeat-item';
-import { namesOfIds, referencedIds } from '../rows/item-names';
 import { channelIdByName, channelOf, expiryJob, futureDeadline } from '../rows/item-queries';
 import { type ItemRow, itemView } from '../rows/item-view';
 import { approvalsAuditData } from '../state/approvers';
@@ -198,7 +197,7 @@ export async function createItem(
     chatApps: await connectedChatApps(deps, identity.orgId),
     notify: await notificationParts(deps, sql, row, recipients, 'created'),
     schedule: [expiryJob(sql, row), escalationJob(sql, row), repeatJob(sql, row, row.created_at)],
-    result: namesOfIds(sql, row.org_id, referencedIds(row)),
+    result: eventNames(sql),
   }).catch((error: unknown) => {
     throw quotaError(deps.env, error) ?? error;
   });
