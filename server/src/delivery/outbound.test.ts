@@ -74,6 +74,8 @@ beforeAll(async () => {
         return res.writeHead(200).end(Buffer.alloc(4 * 1024 * 1024, 'x'));
       case '/hang':
         return; // never answers
+      case '/hang-body':
+        return res.writeHead(200).write('{"partial":'); // headers, then never the rest
       default:
         return res.writeHead(404).end();
     }
@@ -165,6 +167,36 @@ describe('postJson', () => {
     expect(result).toMatchObject({ ok: false, status: null, error: 'timeout' });
     expect(result.durationMs).toBeGreaterThanOrEqual(250);
     expect(result.durationMs).toBeLessThan(5_000);
+  });
+
+  it('times out a body that never ends, with the status it had', async () => {
+    const result = await postJson(
+      `${main.origin}/hang-body`,
+      '{}',
+      {},
+      { allowPrivate: true, timeoutMs: 300 },
+    );
+    expect(result).toMatchObject({ ok: false, status: 200, error: 'timeout' });
+  });
+
+  it("ends the request when the caller's signal aborts (the worker stopping)", async () => {
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 100);
+    const result = await postJson(
+      `${main.origin}/hang`,
+      '{}',
+      {},
+      { allowPrivate: true, signal: caller.signal },
+    );
+    expect(result).toMatchObject({ ok: false, status: null, error: 'aborted' });
+    expect(result.durationMs).toBeLessThan(5_000);
+    const already = await postJson(
+      `${main.origin}/ok`,
+      '{}',
+      {},
+      { allowPrivate: true, signal: caller.signal },
+    );
+    expect(already).toMatchObject({ ok: false, error: 'aborted' });
   });
 
   it('reports a refused connection without throwing', async () => {

@@ -130,7 +130,12 @@ export async function postJson(
   if ('error' in target) return failure(target.error, null, started);
 
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const abort = () => controller.abort();
+  const timer = setTimeout(abort, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  // A listener of the caller's signal, not AbortSignal.any: that one costs a composite signal
+  // and weak references for every request.
+  options.signal?.addEventListener('abort', abort, { once: true });
+  if (options.signal?.aborted) abort();
   let status: number | null = null;
   try {
     const response = await request(target.url, {
@@ -138,10 +143,12 @@ export async function postJson(
       dispatcher: options.allowPrivate ? agents.any : agents.publicOnly,
       headers: outgoingHeaders(withRequestIdHeader(headers)),
       body,
-      signal: options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal,
+      signal: controller.signal,
     });
     status = response.statusCode;
-    await discardBody(response.body);
+    // Read and dropped up to the limit; past it the stream is destroyed, which closes the
+    // connection instead of draining it. Rejects when the request is aborted meanwhile.
+    await response.body.dump({ limit: MAX_RESPONSE_BYTES, signal: controller.signal });
     return {
       ok: status >= 200 && status < 300,
       status,
@@ -155,6 +162,7 @@ export async function postJson(
     return failure(reason ?? describeError(error), status, started);
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abort);
   }
 }
 
@@ -183,16 +191,6 @@ function outgoingHeaders(extra: Record<string, string>): Record<string, string> 
   merged['content-type'] = 'application/json';
   merged['user-agent'] = USER_AGENT;
   return merged;
-}
-
-async function discardBody(body: Dispatcher.ResponseData['body']): Promise<void> {
-  let received = 0;
-  // Cast: undici's body is a Readable without an encoding, so it yields Buffers; its typings say `any`.
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    // Leaving the loop destroys the stream, which closes the connection instead of draining it.
-    if (received >= MAX_RESPONSE_BYTES) return;
-  }
 }
 
 /** `Retry-After` is either delta-seconds or an HTTP date; anything else is ignored. */
