@@ -33,7 +33,7 @@ import { runContext, sustainedTables, writeSustainedFigures } from './sustained-
 import { tracingCost, tracingNotes } from './tracing';
 import { raiseOpenFiles, waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
-import { timeSampler } from './where-time-goes';
+import { cpuTicks, timeSampler } from './where-time-goes';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -122,6 +122,7 @@ try {
       notes.push(
         `item creation / pgbench, median of ${rounds} rounds: ${percent(creation.median)} (target >= 65 %)`,
         ...(await sampler.report('item creation')),
+        await creationCpuAlone(server, token),
       );
     }
     if (only !== 'create') results.push(await answerItems(database.sql, orgId, server.url, token, seconds));
@@ -210,6 +211,21 @@ try {
 } finally {
   await server.stop();
   await database.stop();
+}
+
+/**
+ * The CPU a creation takes with one connection, nothing shared with other requests: each has its
+ * own sequencer run, commit and wake-ups, which fifty connections share (their figure is the CPU
+ * in cores above over the rate of the rounds).
+ */
+async function creationCpuAlone(server: { url: string; pid?: number }, token: string) {
+  const before = cpuTicks(server.pid);
+  const alone = await createItems(server.url, token, roundSeconds, 1);
+  const after = cpuTicks(server.pid);
+  // A tick is 10 ms.
+  const ms = (group: string) =>
+    ((((after.get(group) ?? 0) - (before.get(group) ?? 0)) * 10) / (alone.requests || 1)).toFixed(2);
+  return `item creation at 1 connection: ${alone.rps}/s, CPU a creation: server ${ms('server')} ms, postgres ${ms('postgres')} ms`;
 }
 
 /** `sustained [--minutes N] [--streams N] [--rate N]`: the mixed load held for minutes (bench/sustained.ts). */
