@@ -77,6 +77,34 @@ describe('assignees', () => {
     expect(seen.body.assignees).toEqual(assignees);
   });
 
+  it('names each one once, whatever else they are on the item: in the answer, the item and the list', async () => {
+    const form = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
+    const res = await create(alice.api, {
+      title: 'Rotate the keys?',
+      form,
+      assignees: [
+        { type: 'user', id: alice.id },
+        { type: 'team', id: teamId },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.names).sort()).toEqual([alice.id, teamId].sort());
+    expect(res.body.names[teamId]).toBe('On call');
+    const answered = await alice.api.post<ItemView>(`/api/items/${res.body.id}/answer`, {
+      values: { ok: true },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.body.answered_by).toEqual({ type: 'user', id: alice.id });
+    for (const item of [
+      answered.body,
+      (await alice.api.get<ItemView>(`/api/items/${res.body.id}`)).body,
+      (await alice.api.get<Page>('/api/items?assigned_to_me=true')).body.items.find(
+        (i) => i.id === res.body.id,
+      ),
+    ])
+      expect(item?.names).toEqual({ [alice.id]: res.body.names[alice.id], [teamId]: 'On call' });
+  });
+
   it('pushes to everyone who may read items but the creator when nobody is named', async () => {
     const created = await create(owner.api, { title: 'For everyone' });
     expect((await pushes(created.body.id)).map((p) => p.user).sort()).toEqual(

@@ -22,6 +22,18 @@ const nameOf = (id: string, org: string) => `coalesce(
     (select name_t.name from teams name_t where name_t.id = ${id} and name_t.org_id = ${org}),
     (select name_sc.name from schedules name_sc where name_sc.id = ${id} and name_sc.org_id = ${org}))`;
 
+/**
+ * `{id: name}` of the ids `ids.id` of the FROM clause that follows it, each in the organization
+ * `org` (an SQL expression). The name is written once, and ids without one are dropped after
+ * (jsonb_strip_nulls), so each id is looked up once: a FILTER on the name wrote it twice, and
+ * PostgreSQL looked every id up twice. An id may come more than once (the id lists below are
+ * UNION ALL): a JSON object keeps one key, with the same name. UNION removed repeats with a hash
+ * table sized for the estimated rows of every `jsonb_array_elements`, about ten thousand, built
+ * for each item read.
+ */
+const namesOf = (org: string) =>
+  `coalesce(jsonb_strip_nulls(jsonb_object_agg(ids.id, ${nameOf('ids.id', org)})), '{}'::jsonb)`;
+
 /** The name of an actor (`actor_type`, `actor_id` columns of audit entries and comments). */
 export const actorNameSql = (prefix: string) =>
   `case when ${prefix}actor_type in ('user', 'agent') then ${nameOf(`${prefix}actor_id`, `${prefix}org_id`)} end`;
@@ -32,17 +44,16 @@ export const actorNameSql = (prefix: string) =>
  * (`i.`), or the table (`items.`) in a RETURNING clause.
  */
 export const itemNamesSql = (prefix: string) => `(
-  select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
-    from (select ids.id, ${nameOf('ids.id', `${prefix}org_id`)} as name
-            from (select ${prefix}created_by_id
-                  union select ${prefix}answered_by_id
-                  union select ${prefix}claimed_by_id
-                  union select (name_as->>'id')::uuid from jsonb_array_elements(${prefix}assignees) name_as
-                  union select (name_r->'by'->>'id')::uuid from jsonb_array_elements(${prefix}responses) name_r
-                  union select (name_to->>'id')::uuid
-                          from jsonb_array_elements(${prefix}escalation) name_s,
-                               jsonb_array_elements(coalesce(name_s->'to', '[]'::jsonb)) name_to) as ids(id)
-           where ids.id is not null) named) as names`;
+  select ${namesOf(`${prefix}org_id`)}
+    from (select ${prefix}created_by_id
+          union all select ${prefix}answered_by_id
+          union all select ${prefix}claimed_by_id
+          union all select (name_as->>'id')::uuid from jsonb_array_elements(${prefix}assignees) name_as
+          union all select (name_r->'by'->>'id')::uuid from jsonb_array_elements(${prefix}responses) name_r
+          union all select (name_to->>'id')::uuid
+                  from jsonb_array_elements(${prefix}escalation) name_s,
+                       jsonb_array_elements(coalesce(name_s->'to', '[]'::jsonb)) name_to) as ids(id)
+   where ids.id is not null) as names`;
 
 /** A JSON array of an audit entry's data (an empty one when absent or not an array). */
 const dataArray = (data: string, key: string) =>
@@ -53,14 +64,13 @@ const dataArray = (data: string, key: string) =>
  * to: those a delegate acted for (`on_behalf_of`), those away and their delegates (`delegated`).
  */
 export const auditNamesSql = (prefix: string) => `(
-  select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
-    from (select ids.id, ${nameOf('ids.id', `${prefix}org_id`)} as name
-            from (select name_b::uuid from jsonb_array_elements_text(${dataArray(`${prefix}data`, 'on_behalf_of')}) name_b
-                  union select (name_d->>'user_id')::uuid
-                          from jsonb_array_elements(${dataArray(`${prefix}data`, 'delegated')}) name_d
-                  union select (name_d->>'delegate_id')::uuid
-                          from jsonb_array_elements(${dataArray(`${prefix}data`, 'delegated')}) name_d) as ids(id)
-           where ids.id is not null) named)`;
+  select ${namesOf(`${prefix}org_id`)}
+    from (select name_b::uuid from jsonb_array_elements_text(${dataArray(`${prefix}data`, 'on_behalf_of')}) name_b
+          union all select (name_d->>'user_id')::uuid
+                  from jsonb_array_elements(${dataArray(`${prefix}data`, 'delegated')}) name_d
+          union all select (name_d->>'delegate_id')::uuid
+                  from jsonb_array_elements(${dataArray(`${prefix}data`, 'delegated')}) name_d) as ids(id)
+   where ids.id is not null)`;
 
 /** The ids an item refers to (what its `names` names), read from its values. */
 export function referencedIds(row: ItemRow): string[] {
@@ -87,7 +97,6 @@ export function namesOfIds(sql: Queryable, orgId: string, ids: string[]) {
     sql,
     ids.map((id) => sql`(${id}::uuid)`),
   );
-  return sql`(select coalesce(jsonb_object_agg(named.id, named.name) filter (where named.name is not null), '{}'::jsonb)
-         from (select ids.id, ${sql.unsafe(nameOf('ids.id', 'ids.org'))} as name
-                 from (select v.id, ${orgId}::uuid as org from (values ${values}) as v(id)) ids) named)`;
+  return sql`(select ${sql.unsafe(namesOf('ids.org'))}
+         from (select v.id, ${orgId}::uuid as org from (values ${values}) as v(id)) ids)`;
 }
