@@ -5,7 +5,7 @@
 // BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. `tracing` (only when named):
 // creation with tracing off and on (to a local OTLP sink) and, given BENCH_BEFORE=<commit>, before it.
 // `sustained` (only when named): creations, answers, deliveries and 10,000 open streams together for
-// `--minutes` (default 10); writes its figures into docs/benchmarks.md. BENCH_CPU_PROF, BENCH_PERF,
+// `--minutes` (default 10); writes its figures into docs/benchmarks.md. BENCH_CPU_PROF, BENCH_HEAP_PROF, BENCH_PERF,
 // BENCH_PG_STATEMENTS and BENCH_PLAN: see docs/benchmarks.md.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
