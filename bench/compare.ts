@@ -24,7 +24,7 @@ import { cpuTicks } from './where-time-goes';
  * round after round, so both meet the same machine. Reported: each round's ratio (this / that)
  * and their median, with the spread of the rounds (a difference smaller than the spread is noise);
  * and the CPU each side's resource process and PostgreSQL took per operation of its measured
- * part, from /proc, which drifts far less than throughput on a shared machine.
+ * part, from /proc: which of the two a change acts on (it spreads about as far as the rates).
  */
 type Side = { name: string; url: string; token: string; key: string; sql: Sql; orgId: string; pid?: number };
 type Sql = import('@beckon/db').Sql;
