@@ -76,6 +76,9 @@ beforeAll(async () => {
         return; // never answers
       case '/hang-body':
         return res.writeHead(200).write('{"partial":'); // headers, then never the rest
+      case '/reset-body':
+        res.writeHead(200).write('{"partial":');
+        return setTimeout(() => res.socket?.destroy(), 50); // headers, then the connection breaks
       default:
         return res.writeHead(404).end();
     }
@@ -177,6 +180,11 @@ describe('postJson', () => {
       { allowPrivate: true, timeoutMs: 300 },
     );
     expect(result).toMatchObject({ ok: false, status: 200, error: 'timeout' });
+  });
+
+  it('counts a 2xx as delivered when the connection breaks in its body', async () => {
+    const result = await postJson(`${main.origin}/reset-body`, '{}', {}, allowPrivate);
+    expect(result).toMatchObject({ ok: true, status: 200, error: null });
   });
 
   it("ends the request when the caller's signal aborts (the worker stopping)", async () => {
