@@ -14,7 +14,7 @@ import {
 } from './lib';
 import { mcpNotify } from './mcp';
 import { median } from './rounds';
-import { cpuTicks } from './where-time-goes';
+import { measuringCpu } from './where-time-goes';
 
 /**
  * `pnpm bench compare <commit> [create|callbacks|mcp ...]`: this checkout against an earlier
@@ -65,19 +65,12 @@ type Cpu = Record<(typeof GROUPS)[number], number>;
 
 /** One side's run of a scenario, with the milliseconds of CPU per operation its measured part took. */
 async function runMeasured(scenario: Scenario, side: Side, round: number) {
-  const ticks: Cpu = { server: 0, postgres: 0 };
-  const measure: Measure = async (run) => {
-    const before = cpuTicks(side.pid);
-    try {
-      return await run();
-    } finally {
-      const after = cpuTicks(side.pid);
-      for (const group of GROUPS) ticks[group] += (after.get(group) ?? 0) - (before.get(group) ?? 0);
-    }
-  };
+  const used = new Map<string, number>();
+  const measure: Measure = (run) => measuringCpu(side.pid, used, run);
   const { rate, count } = await scenario(side, round, measure);
-  // A tick is 10 ms.
-  const cpu = Object.fromEntries(GROUPS.map((g) => [g, count ? (ticks[g] * 10) / count : Number.NaN])) as Cpu;
+  const cpu = Object.fromEntries(
+    GROUPS.map((g) => [g, count ? (used.get(g) ?? 0) / count : Number.NaN]),
+  ) as Cpu;
   return { rate, cpu };
 }
 

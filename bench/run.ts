@@ -33,7 +33,7 @@ import { runContext, sustainedTables, writeSustainedFigures } from './sustained-
 import { tracingCost, tracingNotes } from './tracing';
 import { raiseOpenFiles, waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
-import { cpuTicks, timeSampler } from './where-time-goes';
+import { measuringCpu, timeSampler } from './where-time-goes';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -219,12 +219,9 @@ try {
  * in cores above over the rate of the rounds).
  */
 async function creationCpuAlone(server: { url: string; pid?: number }, token: string) {
-  const before = cpuTicks(server.pid);
-  const alone = await createItems(server.url, token, roundSeconds, 1);
-  const after = cpuTicks(server.pid);
-  // A tick is 10 ms.
-  const ms = (group: string) =>
-    ((((after.get(group) ?? 0) - (before.get(group) ?? 0)) * 10) / (alone.requests || 1)).toFixed(2);
+  const used = new Map<string, number>();
+  const alone = await measuringCpu(server.pid, used, () => createItems(server.url, token, roundSeconds, 1));
+  const ms = (group: string) => ((used.get(group) ?? 0) / (alone.requests || 1)).toFixed(2);
   return `item creation at 1 connection: ${alone.rps}/s, CPU a creation: server ${ms('server')} ms, postgres ${ms('postgres')} ms`;
 }
 

@@ -13,7 +13,7 @@ const groupOf = (pid: number, comm: string, serverPid: number | undefined) =>
         : 'other';
 
 /** CPU ticks (1/100 s) used so far by each group of live processes, from /proc. */
-export function cpuTicks(serverPid: number | undefined) {
+function cpuTicks(serverPid: number | undefined) {
   const used = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -28,6 +28,25 @@ export function cpuTicks(serverPid: number | undefined) {
     }
   }
   return used;
+}
+
+/**
+ * Runs `run` and adds the milliseconds of CPU each group of processes used meanwhile to `used`
+ * (the group names of groupOf: server, postgres, load generator, other).
+ */
+export async function measuringCpu<T>(
+  serverPid: number | undefined,
+  used: Map<string, number>,
+  run: () => Promise<T>,
+): Promise<T> {
+  const before = cpuTicks(serverPid);
+  try {
+    return await run();
+  } finally {
+    // A tick is 10 ms.
+    for (const [group, ticks] of cpuTicks(serverPid))
+      used.set(group, (used.get(group) ?? 0) + (ticks - (before.get(group) ?? 0)) * 10);
+  }
 }
 
 /**
@@ -72,15 +91,11 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
     })();
     const perf = recordPerf();
     const walBefore = await walNow();
-    const before = cpuTicks(serverPid);
     const started = Date.now();
     try {
-      return await run();
+      return await measuringCpu(serverPid, cpu, run);
     } finally {
-      const after = cpuTicks(serverPid);
       wall += (Date.now() - started) / 1000;
-      for (const [group, used] of after)
-        cpu.set(group, (cpu.get(group) ?? 0) + used - (before.get(group) ?? 0));
       running = false;
       await Promise.all([sampling, perf?.()]);
       const walAfter = await walNow();
@@ -98,7 +113,7 @@ export function timeSampler(sql: Sql, serverPid: number | undefined) {
     const cores = [...cpu].filter(([, used]) => used > 0).sort((a, b) => b[1] - a[1]);
     const lines = [
       `${name}, busy PostgreSQL sessions: ${top.map(([wait, n]) => `${wait} ${((n / sampled) * 100).toFixed(0)} %`).join(', ')}`,
-      `${name}, CPU in cores: ${cores.map(([group, used]) => `${group} ${(used / 100 / wall).toFixed(2)}`).join(', ')}`,
+      `${name}, CPU in cores: ${cores.map(([group, used]) => `${group} ${(used / 1000 / wall).toFixed(2)}`).join(', ')}`,
       `${name}, a second: ${Math.round(wal.commits / wall)} commits, ${Math.round(wal.records / wall)} WAL records (${Math.round(wal.fpi / wall)} full pages), ${Math.round(wal.bytes / 1024 / wall)} KiB of WAL`,
     ];
     if (!(await statements)) return lines;
