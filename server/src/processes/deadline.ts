@@ -10,3 +10,20 @@ export function exitByDeadline(log: Pick<Logger, 'error'>, ms: number): void {
     process.exit(1);
   }, ms).unref();
 }
+
+/**
+ * Calls `stop` once on SIGTERM or SIGINT, and, for a process the launcher forked (server/src/main.ts),
+ * when the launcher is gone: its IPC channel closes even when it was killed with SIGKILL, and a
+ * child left behind would hold its ports and keep retrying a database that stopped with it.
+ */
+export function stopOnSignals(stop: (reason: string) => void): void {
+  let stopped = false;
+  const once = (reason: string) => {
+    if (stopped) return;
+    stopped = true;
+    stop(reason);
+  };
+  process.once('SIGTERM', () => once('SIGTERM'));
+  process.once('SIGINT', () => once('SIGINT'));
+  if (process.connected) process.once('disconnect', () => once('launcher gone'));
+}

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { buildGateway } from '../http/gateway';
 import { createLogger, routeConsoleToLog } from '../log';
 import { startTracing } from '../tracing/tracing';
-import { exitByDeadline } from './deadline';
+import { exitByDeadline, stopOnSignals } from './deadline';
 import { loadEnvOrExit } from './run';
 import { exitOnStartupFailure } from './startup-failure';
 
@@ -35,5 +35,4 @@ const stop = async () => {
   await stopTracing?.().catch(() => {});
   process.exit(0);
 };
-process.once('SIGTERM', () => void stop());
-process.once('SIGINT', () => void stop());
+stopOnSignals(() => void stop());

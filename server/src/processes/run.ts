@@ -5,13 +5,13 @@ import { type Env, loadEnv } from '../env';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger, type Logger, routeConsoleToLog } from '../log';
 import { startTracing } from '../tracing/tracing';
-import { exitByDeadline } from './deadline';
+import { exitByDeadline, stopOnSignals } from './deadline';
 import { exitOnStartupFailure } from './startup-failure';
 
 /**
  * Runs one process of the deployment on a database that is already migrated: the resource
  * process (with the job worker unless RUN_WORKER=false), the authorization process, or the
- * worker alone. Stops cleanly on SIGTERM / SIGINT.
+ * worker alone. Stops cleanly on SIGTERM / SIGINT, or when the launcher that forked it is gone.
  */
 export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> {
   const env = given ?? loadEnvOrExit(`beckon-${kind}`);
@@ -28,8 +28,8 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
   );
   log.info({ kind }, 'started');
 
-  const stop = async (signal: string) => {
-    log.info({ signal, deadline_ms: env.SHUTDOWN_TIMEOUT_MS }, 'stopping');
+  const stop = async (reason: string) => {
+    log.info({ reason, deadline_ms: env.SHUTDOWN_TIMEOUT_MS }, 'stopping');
     exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
     // Ctrl-C in a terminal reaches the embedded PostgreSQL too, which may be gone before this
     // process has finished: a lost connection while stopping is expected, not a crash.
@@ -44,8 +44,7 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
     log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals((reason) => void stop(reason));
 }
 
 async function start(kind: ProcessKind, env: Env, log: Logger) {

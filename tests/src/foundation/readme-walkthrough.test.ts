@@ -16,10 +16,15 @@ afterAll(async () => {
     if (child.exitCode !== null || !child.pid) continue;
     // The walkthrough's shell leaves its callback receiver running: end its whole process group.
     if (child.spawnargs[0] === 'bash') process.kill(-child.pid, 'SIGKILL');
-    else child.kill('SIGKILL');
+    else {
+      // The service stops as on Ctrl-C, its embedded PostgreSQL with it.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** The README's "A first look" shell block, as a reader copies it. */
 async function walkthrough(): Promise<string> {

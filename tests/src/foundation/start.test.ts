@@ -49,24 +49,39 @@ const portOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
+/** A data directory and free ports for one service. */
+async function settings() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-start-'));
+  dirs.push(dataDir);
+  const [port, authPort, pgPort, webPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    AUTH_PORT: String(authPort),
+    EMBEDDED_POSTGRES_PORT: String(pgPort),
+    APP_URL: `http://127.0.0.1:${webPort}`,
+    WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
+  };
+  return { env, port, authPort, pgPort, webPort };
+}
+
+async function closed(port: number, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    if (!(await portOpen(port))) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
 describe('pnpm start (compiled)', () => {
   it('runs both processes and the gateway on the embedded database and stops everything on SIGTERM', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-start-'));
-    dirs.push(dataDir);
-    const [port, authPort, pgPort, webPort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
-    const run = start({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      AUTH_PORT: String(authPort),
-      EMBEDDED_POSTGRES_PORT: String(pgPort),
-      APP_URL: `http://127.0.0.1:${webPort}`,
-      WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
-    });
+    const { env, port, authPort, pgPort, webPort } = await settings();
+    const run = start(env);
     const deadline = Date.now() + 90_000;
     const resource = await waitFor(`http://127.0.0.1:${port}/health`, deadline);
     expect(await resource.text()).toBe('ok');
@@ -94,6 +109,30 @@ describe('pnpm start (compiled)', () => {
     expect(await portOpen(port)).toBe(false);
     expect(await portOpen(webPort)).toBe(false);
     // The build turbo runs first and the start itself wait up to 90 s above: allow them that.
+  }, 120_000);
+
+  it('leaves nothing behind when killed with SIGKILL: the next start on its DATA_DIR takes over', async () => {
+    const { env, port, authPort, pgPort, webPort } = await settings();
+    const first = start(env);
+    const deadline = Date.now() + 90_000;
+    await waitFor(`http://127.0.0.1:${port}/health`, deadline);
+    await waitFor(`http://127.0.0.1:${webPort}/health`, deadline);
+    first.child.kill('SIGKILL');
+    // Its processes see the launcher gone and stop; its PostgreSQL is still running, holding the
+    // data directory.
+    for (const each of [port, authPort, webPort]) expect(await closed(each, deadline)).toBe(true);
+    expect(await portOpen(pgPort)).toBe(true);
+
+    const second = start(env);
+    expect((await waitFor(`http://127.0.0.1:${port}/ready`, deadline)).status).toBe(200);
+    await waitFor(`http://127.0.0.1:${authPort}/ready`, deadline);
+    // While it runs, a third start on the same DATA_DIR is refused, naming the one that holds it.
+    const third = start(env);
+    expect(await third.exited).toBe(1);
+    expect(third.output()).toContain(`is in use by the Beckon running as process ${second.child.pid}`);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(await portOpen(pgPort)).toBe(false);
   }, 120_000);
 
   it('refuses to start on a wrong setting, naming the variable', async () => {
