@@ -85,10 +85,6 @@ export async function answerItems(sql: Sql, orgId: string, url: string, token: s
 }
 
 /**
- * Callback deliveries per second: `count` callback jobs enqueued at once (as answers would),
- * delivered by the resource process's worker to a local receiver.
- */
-/**
  * Deliveries: `count` jobs, half callbacks and half webhook deliveries of one item event, to a
  * local receiver. The jobs are enqueued first, in one statement, and the clock starts when they
  * are committed: this measures delivery (fetch, sign, POST, record, complete), not the bulk

@@ -27,7 +27,7 @@ import {
 } from './lib';
 import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
-import { alternate } from './rounds';
+import { alternate, median } from './rounds';
 import { sustainedLoad } from './sustained';
 import { runContext, sustainedTables, writeSustainedFigures } from './sustained-report';
 import { tracingCost, tracingNotes } from './tracing';
@@ -130,10 +130,20 @@ try {
 
   if (!only || only === 'items' || only === 'callbacks') {
     await createItems(server.url, token, 1, 1); // an item (and its event) for the deliveries
+    // Warmed up first, as a running worker is: the first thousands of deliveries of a fresh
+    // process run code that is not optimized yet.
+    await deliverJobs(database.sql, orgId, 2000);
     const sampler = timeSampler(database.sql, server.pid);
-    const deliveries = await deliverJobs(database.sql, orgId, 5000, sampler.during);
+    const rates: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const deliveries = await deliverJobs(database.sql, orgId, 5000, sampler.during);
+      rates.push(deliveries.perSecond);
+      notes.push(
+        `deliveries, round ${round}: ${deliveries.delivered} (${deliveries.callback} callbacks, ${deliveries.webhook} webhooks) in ${deliveries.seconds.toFixed(2)} s = ${deliveries.perSecond}/s`,
+      );
+    }
     notes.push(
-      `deliveries: ${deliveries.delivered} (${deliveries.callback} callbacks, ${deliveries.webhook} webhooks) in ${deliveries.seconds.toFixed(2)} s = ${deliveries.perSecond}/s (target >= 5,000/s)`,
+      `deliveries, median of ${rounds} rounds: ${median(rates)}/s, spread ${Math.min(...rates)}–${Math.max(...rates)}/s (target >= 5,000/s)`,
       ...(await sampler.report('deliveries')),
     );
   }

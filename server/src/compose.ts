@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock';
 import { connect } from './database';
 import { DatabaseWatch } from './database-watch';
 import { AttemptRecorder } from './delivery/attempts';
+import { WebhookReads } from './delivery/webhook-reads';
 import { CallbackSecrets } from './delivery/callback-secrets';
 import type { Deps } from './deps';
 import { createDomainMetrics } from './domain-metrics';
@@ -70,6 +71,7 @@ export async function createDeps(
     mailer,
     storage,
     attempts: new AttemptRecorder(sql),
+    webhookReads: new WebhookReads(sql),
     callbackSecrets: new CallbackSecrets(),
     mailLinkKey: new MailLinkKey(env),
     payments: createPayments(env),

@@ -4,6 +4,7 @@ import type { OrgFacts } from './caches/org-facts';
 import type { Clock } from './clock';
 import type { DatabaseWatch } from './database-watch';
 import type { AttemptRecorder } from './delivery/attempts';
+import type { WebhookReads } from './delivery/webhook-reads';
 import type { CallbackSecrets } from './delivery/callback-secrets';
 import type { DomainMetrics } from './domain-metrics';
 import type { Env } from './env';
@@ -33,6 +34,8 @@ export type Deps = {
   storage: FileStorage;
   /** Delivery attempts, recorded in batches over this process's pool. */
   attempts: AttemptRecorder;
+  /** Webhooks with the event of their delivery, read in batches over this process's pool. */
+  webhookReads: WebhookReads;
   /** Organizations' callback secrets, read again once a minute. */
   callbackSecrets: CallbackSecrets;
   /** The key mail links are signed with. */

@@ -1,28 +1,13 @@
 import type { JobHelpers } from 'graphile-worker';
 import type { z } from 'zod';
-import type { DeliveryJob } from '../delivery/delivery-job';
+import type { WebhookWithEvent } from '../delivery/webhook-reads';
 import type { Deps } from '../deps';
 import { JOB_TASKS, type ZWebhookFirstAttempt } from '../job-tasks';
 import { alreadyAttempted, attemptDelivery } from './deliver';
 import { withJobOrg } from './job-org';
 
-/** Enqueued with the change (record-change.ts): the webhook and the stream event to deliver (ZWebhookFirstAttempt). */
-type Webhook = {
-  id: string;
-  org_id: string;
-  url: string;
-  secret: string;
-  active: boolean;
-  /** The event of a first attempt, read with the webhook (null columns for a retry, or when it is gone). */
-  event_id: string | null;
-  type: DeliveryJob['event'];
-  item_id: string | null;
-  data: unknown;
-  created_at: Date;
-};
-
 /** The first attempt's delivery: the event as `{id, type, created_at, data: {item}}`. */
-function firstDelivery(hook: Webhook, job: z.infer<typeof ZWebhookFirstAttempt>) {
+function firstDelivery(hook: WebhookWithEvent, job: z.infer<typeof ZWebhookFirstAttempt>) {
   if (!hook.event_id) return null;
   const body = JSON.stringify({
     id: hook.event_id,
@@ -43,10 +28,7 @@ export async function deliverWebhook(deps: Deps, payload: unknown, helpers?: Job
   if (!payloadWithOrg) return;
   const parsed = JOB_TASKS.deliver_webhook.parse(payloadWithOrg);
   const eventId = 'event_id' in parsed ? parsed.event_id : null;
-  const [hook] = await deps.sql<Webhook[]>`
-    select w.id, w.org_id, w.url, w.secret, w.active, e.id as event_id, e.type, e.item_id, e.data, e.created_at
-      from webhooks w left join events e on e.org_id = w.org_id and e.id = ${eventId}::uuid
-     where w.org_id = ${parsed.org_id} and w.id = ${parsed.webhook_id}`;
+  const hook = await deps.webhookReads.read(parsed.org_id, parsed.webhook_id, eventId);
   if (!hook?.active) return;
   const job = 'event_id' in parsed ? firstDelivery(hook, parsed) : parsed;
   if (!job || (await alreadyAttempted(deps, job, helpers))) return;
