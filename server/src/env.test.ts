@@ -32,6 +32,12 @@ describe('configuration', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it('lets a worker run up to a thousand jobs at once', () => {
+    expect(loadEnv({}).WORKER_CONCURRENCY).toBe(10);
+    expect(loadEnv({ WORKER_CONCURRENCY: '1000' }).WORKER_CONCURRENCY).toBe(1000);
+    expect(() => loadEnv({ WORKER_CONCURRENCY: '1001' })).toThrow(/WORKER_CONCURRENCY/);
+  });
+
   it('names every variable at fault', () => {
     const attempt = () =>
       loadEnv({

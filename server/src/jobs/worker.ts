@@ -131,6 +131,8 @@ export async function startWorker(
 ): Promise<WorkerHandle> {
   const log = deps.log.child({ component: 'worker' });
   const logger = new WorkerLogger(() => (level, message, meta) => {
+    // Its advice to size the pool by the concurrency is for jobs fetched and completed one by one.
+    if (message.includes('smaller than concurrency')) return;
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method](meta ?? {}, message);
   });
@@ -142,7 +144,9 @@ export async function startWorker(
       timeoutMs,
       events: options.events,
       concurrency: deps.env.WORKER_CONCURRENCY,
-      maxPoolSize: deps.env.WORKER_CONCURRENCY + 2,
+      // Its own connections: jobs are fetched and completed in batches (below) and run their
+      // queries on the process's pool, so a few serve any concurrency.
+      maxPoolSize: Math.min(deps.env.WORKER_CONCURRENCY, 10) + 2,
       taskList: taskList(deps),
       crontab: crontab(deps.env),
       logger,
