@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../harness';
-import { startScript } from '../harness/production';
+import { serviceSettings, startScript } from '../harness/production';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -57,15 +56,8 @@ const json = (body: unknown) => ({
 
 describe('README walkthrough', () => {
   it('runs as pasted against the compiled service: every step answers, the callback arrives', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-readme-'));
-    dirs.push(dataDir);
-    const [port, authPort, pgPort, webPort, hookPort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
+    const { env: settings, port, authPort, webPort } = await serviceSettings('beckon-readme-', dirs);
+    const hookPort = await freePort();
     const { DATABASE_URL: _ignored, BECKON_URL: _u, BECKON_TOKEN: _t, ...inherited } = process.env;
     // As the README starts it (`ALLOW_PRIVATE_DESTINATIONS=true pnpm start`), on free ports.
     const service = startScript('start:prod', {
@@ -74,12 +66,7 @@ describe('README walkthrough', () => {
         NODE_ENV: 'development',
         LOG_LEVEL: 'warn',
         ALLOW_PRIVATE_DESTINATIONS: 'true',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        AUTH_PORT: String(authPort),
-        EMBEDDED_POSTGRES_PORT: String(pgPort),
-        APP_URL: `http://127.0.0.1:${webPort}`,
-        WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
+        ...settings,
       },
     });
     children.push(service.child);

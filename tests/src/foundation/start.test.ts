@@ -1,11 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../harness';
-import { startScript } from '../harness/production';
+import { serviceSettings, startScript } from '../harness/production';
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -49,27 +48,6 @@ const portOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-/** A data directory and free ports for one service. */
-async function settings() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-start-'));
-  dirs.push(dataDir);
-  const [port, authPort, pgPort, webPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    AUTH_PORT: String(authPort),
-    EMBEDDED_POSTGRES_PORT: String(pgPort),
-    APP_URL: `http://127.0.0.1:${webPort}`,
-    WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
-  };
-  return { env, port, authPort, pgPort, webPort };
-}
-
 async function closed(port: number, deadline: number): Promise<boolean> {
   while (Date.now() < deadline) {
     if (!(await portOpen(port))) return true;
@@ -80,7 +58,7 @@ async function closed(port: number, deadline: number): Promise<boolean> {
 
 describe('pnpm start (compiled)', () => {
   it('runs both processes and the gateway on the embedded database and stops everything on SIGTERM', async () => {
-    const { env, port, authPort, pgPort, webPort } = await settings();
+    const { env, port, authPort, pgPort, webPort } = await serviceSettings('beckon-start-', dirs);
     const run = start(env);
     const deadline = Date.now() + 90_000;
     const resource = await waitFor(`http://127.0.0.1:${port}/health`, deadline);
@@ -112,7 +90,7 @@ describe('pnpm start (compiled)', () => {
   }, 120_000);
 
   it('leaves nothing behind when killed with SIGKILL: the next start on its DATA_DIR takes over', async () => {
-    const { env, port, authPort, pgPort, webPort } = await settings();
+    const { env, port, authPort, pgPort, webPort } = await serviceSettings('beckon-start-', dirs);
     const first = start(env);
     const deadline = Date.now() + 90_000;
     await waitFor(`http://127.0.0.1:${port}/health`, deadline);

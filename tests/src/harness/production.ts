@@ -1,8 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectOutput } from './child-output';
+import { freePort } from './ports';
 
 /**
  * The production scripts of the root package.json (`start:resource`, `start:auth`, `worker`,
@@ -50,4 +54,25 @@ export function buildServer(): Promise<void> {
       error ? reject(new Error(`server build failed:\n${stdout}\n${stderr}`)) : resolve(),
     );
   });
+}
+
+/** A fresh data directory (`dirs` collects it for removal) and free ports for one `pnpm start`. */
+export async function serviceSettings(prefix: string, dirs: string[]) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
+  dirs.push(dataDir);
+  const [port, authPort, pgPort, webPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    AUTH_PORT: String(authPort),
+    EMBEDDED_POSTGRES_PORT: String(pgPort),
+    APP_URL: `http://127.0.0.1:${webPort}`,
+    WEB_DIST: path.join(dataDir, 'no-dashboard-here'),
+  };
+  return { dataDir, env, port, authPort, pgPort, webPort };
 }
