@@ -85,7 +85,7 @@ export async function startEmbeddedPostgres(options: {
     onError: (e) => log(String(e)),
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  // (on the console: the launcher routes it to its log)
+  // Shown even where PostgreSQL's own output (`log`) is not: the launcher logs the console.
   await claimDatabaseDir(databaseDir, (line) => console.warn(line));
   try {
     await pg.start();

@@ -4,6 +4,7 @@ import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../faults/own-processes';
 import { serviceSettings, startScript } from '../harness/production';
 
 const children: ChildProcess[] = [];
@@ -48,14 +49,6 @@ const portOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-async function closed(port: number, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
-    if (!(await portOpen(port))) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
-
 describe('pnpm start (compiled)', () => {
   it('runs both processes and the gateway on the embedded database and stops everything on SIGTERM', async () => {
     const { env, port, authPort, pgPort, webPort } = await serviceSettings('beckon-start-', dirs);
@@ -98,7 +91,8 @@ describe('pnpm start (compiled)', () => {
     first.child.kill('SIGKILL');
     // Its processes see the launcher gone and stop; its PostgreSQL is still running, holding the
     // data directory.
-    for (const each of [port, authPort, webPort]) expect(await closed(each, deadline)).toBe(true);
+    for (const each of [port, authPort, webPort])
+      expect(await eventually(async () => !(await portOpen(each)), deadline - Date.now())).toBe(true);
     expect(await portOpen(pgPort)).toBe(true);
 
     const second = start(env);
