@@ -1,4 +1,4 @@
-// The parts of graphile-worker that graphile-internals.ts (and the patch) rely on, read from the
+// The parts of graphile-worker that graphile-internals.ts, orphans.ts (and the patch) rely on, read from the
 // installed package, so an upgrade that changes one fails here with a message naming it.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +27,20 @@ describe('graphile-worker internals Beckon depends on', () => {
     );
     expect(migrations, '_private_jobs.locked_by / locked_at changed: stalePools must follow').toMatch(
       /locked_by text[\s\S]*locked_at timestamptz|locked_at timestamptz[\s\S]*locked_by text/,
+    );
+  });
+
+  it('tells which jobs each fetch received, each at an attempt the fetch raised', () => {
+    expect(
+      read('dist/localQueue.js'),
+      'the "localQueue:getJobs:complete" event is gone: trackFetches (orphans.ts) must follow',
+    ).toContain('"localQueue:getJobs:complete"');
+    expect(
+      read('dist/sql/getJobs.js'),
+      'a fetch no longer raises attempts: a fetch cannot be told by (id, attempts) in orphans.ts',
+    ).toMatch(/attempts = jobs\.attempts \+ 1,\s*locked_by = \$1::text/);
+    expect(read('dist/generated/sql.js'), '_private_job_queues is gone: unlockJobs must follow').toContain(
+      '_private_job_queues',
     );
   });
 

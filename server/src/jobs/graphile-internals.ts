@@ -1,9 +1,10 @@
 import type { Sql } from '@beckon/db';
 
 // Beckon's hooks into graphile-worker beyond its documented API, kept here for the liveness sweep
-// (liveness.ts): its private jobs table (who holds which job since when) and the notification
-// channel its workers listen on for new jobs. The guard test beside this file fails naming the
-// one an upgrade changed; the patch is listed in patches/README.md.
+// (liveness.ts) and the release of lost fetches (orphans.ts): its private jobs and queues tables
+// (who holds which job since when) and the notification channel its workers listen on for new jobs.
+// The guard test beside this file fails naming the one an upgrade changed; the patch is listed in
+// patches/README.md.
 
 /**
  * The pools holding jobs locked for longer than `timeout` whose heartbeat (worker_heartbeats) is
@@ -19,3 +20,27 @@ export const stalePools = (sql: Sql, timeout: string) => sql<{ locked_by: string
 /** Wakes every worker to fetch jobs now rather than at its next poll. */
 export const wakeWorkers = (sql: Sql) =>
   sql`select pg_notify('jobs:insert', ${JSON.stringify({ count: 100 })})`;
+
+/** The jobs `poolId` holds, each with its attempt count and whether it was taken before `grace`. */
+export const jobsHeldBy = (sql: Sql, poolId: string, grace: string) => sql<
+  { id: string; attempts: number; old: boolean }[]
+>`
+  select id::text, attempts, locked_at < now() - ${grace}::interval as old
+    from graphile_worker._private_jobs where locked_by = ${poolId}`;
+
+/**
+ * Hands back jobs of `poolId`, each only at the attempt given (a job taken again since is left
+ * alone), with the named queues it held for them, and wakes the workers.
+ */
+export const unlockJobs = (sql: Sql, poolId: string, jobs: { id: string; attempts: number }[]) => sql`
+  with released as (
+    update graphile_worker._private_jobs set locked_by = null, locked_at = null
+     where locked_by = ${poolId}
+       and (id, attempts) in (select * from unnest(${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.attempts)}::int[]))
+    returning job_queue_id),
+  queues as (
+    update graphile_worker._private_job_queues set locked_by = null, locked_at = null
+     where locked_by = ${poolId} and id in (select job_queue_id from released)
+    returning 1)
+  select pg_notify('jobs:insert', ${JSON.stringify({ count: 100 })}),
+         (select count(*) from released)::int as released`;

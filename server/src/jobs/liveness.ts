@@ -114,13 +114,19 @@ export async function unlockDeadWorkers(sql: Sql, { timeoutMs }: LivenessOptions
  */
 export function sweepDeadWorkers(
   sql: Sql,
-  options: LivenessOptions & { intervalMs: number; onReleased: (pools: string[]) => void },
+  options: LivenessOptions & {
+    intervalMs: number;
+    onReleased: (pools: string[]) => void;
+    /** Run with each sweep: the sweeping pool's own lost jobs (orphans.ts). */
+    alongside?: () => Promise<void>;
+  },
 ): { stop: () => void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const sweep = async () => {
     const dead = await unlockDeadWorkers(sql, options).catch(() => []);
     if (dead.length) options.onReleased(dead);
+    await options.alongside?.().catch(() => {});
     // Old rows of pools that stopped without a word and held no job.
     await sql`delete from worker_heartbeats where seen_at < now() - interval '1 hour'`.catch(() => {});
     if (!stopped) timer = setTimeout(sweep, options.intervalMs * (0.8 + Math.random() * 0.2));

@@ -3,6 +3,7 @@ import type { Sql } from '@beckon/db';
 import { type Runner, type RunnerOptions, run, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../log';
 import { holdLiveness, type Liveness } from './liveness';
+import { trackFetches } from './orphans';
 
 type Pool = { runner: Runner; liveness: Liveness | undefined; id: string | undefined };
 
@@ -72,12 +73,16 @@ export async function startSupervisedPool(sql: Sql, options: PoolOptions, log: L
     }
   };
 
+  const fetches = trackFetches(events, () => current?.id);
   await start();
   return {
     /** The id of the pool running now. */
     poolId: () => current?.id,
+    /** Hands back the jobs whose fetch the running pool never received (orphans.ts). */
+    releaseLost: () => fetches.releaseLost(sql, { timeoutMs }),
     stop: async () => {
       stopping = true;
+      fetches.stop();
       await restarting;
       await current?.runner.stop().catch(() => {});
       await current?.liveness?.release();

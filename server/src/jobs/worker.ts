@@ -122,7 +122,7 @@ export type WorkerHandle = {
 /**
  * Starts graphile-worker on the shared database, with its logs in ours, started again if it stops
  * by itself (worker-pool.ts); shows itself alive and keeps handing back the jobs of workers that
- * died (see liveness.ts).
+ * died (see liveness.ts) and those its own fetches lost on the way (orphans.ts).
  */
 export async function startWorker(
   deps: Deps,
@@ -173,6 +173,10 @@ export async function startWorker(
     timeoutMs,
     intervalMs: deps.env.WORKER_SWEEP_INTERVAL_MS,
     onReleased: (pools) => log.warn({ pools }, 'released the jobs of dead workers'),
+    alongside: async () => {
+      const jobs = await pool.releaseLost();
+      if (jobs) log.warn({ jobs }, 'handed back jobs whose fetch was lost with its connection');
+    },
   });
   // Changes whose writer stopped between their commit and their sequencing (sequencer.ts).
   const sequencer = deps.sequencer;

@@ -77,3 +77,15 @@ export const listenerCounts = async (sql: Sql) =>
          and datname = current_database()
        group by 1 order by 1`
   ).map((l) => [l.application_name, Number(l.n)] as const);
+
+/** The callback jobs still queued, with who holds them and why they last failed (for a failure's message). */
+export const callbackJobs = async (sql: Sql) =>
+  JSON.stringify(
+    await sql`
+      select j.id, j.attempts, j.locked_by, j.locked_at, j.run_at, j.last_error,
+             h.seen_at as holder_seen_at
+        from graphile_worker.jobs j left join worker_heartbeats h on h.pool_id = j.locked_by
+       where j.task_identifier = 'deliver_callback' order by j.id`,
+    null,
+    1,
+  );

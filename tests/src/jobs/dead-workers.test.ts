@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { hashToken } from '@beckon/server/auth/tokens';
-import { enqueueJob } from '@beckon/server/job-queue';
 import { unlockDeadWorkers } from '@beckon/server/jobs/liveness';
 import { startWorker } from '@beckon/server/jobs/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Factories, startReceiver, startTestServer, type TestServer } from '../harness';
+import { startReceiver, startTestServer, type TestServer } from '../harness';
+import { callbackJob } from './callback-job';
 
 let server: TestServer;
 
@@ -158,13 +157,17 @@ describe('a live worker whose liveness connection drops', () => {
 
   it('takes its lock again on a new connection and keeps its jobs', async () => {
     const sql = server.database.sql;
+    // A callback whose receiver answers after 3 s: the pool holds the job that long.
+    const receiver = await startReceiver(undefined, { delayMs: 3000 });
     const worker = await startWorker(server.deps, server.database.url);
     try {
       const [before] = await holders();
       expect(before).toBeDefined();
-      const [{ pool_id: poolId } = { pool_id: '' }] = await sql<{ pool_id: string }[]>`
-        select pool_id from worker_heartbeats order by seen_at desc limit 1`;
-      const job = await lockedJob(poolId);
+      const poolId = worker.poolId();
+      const job = await callbackJob(server, receiver.url);
+      await receiver.waitFor(1);
+      const id = await job.id();
+      expect(await lockedBy(id!)).toBe(poolId);
       await sql`select pg_terminate_backend(${before!.pid})`;
       let after: { pid: number }[] = [];
       for (let i = 0; i < 100; i++) {
@@ -176,9 +179,10 @@ describe('a live worker whose liveness connection drops', () => {
       expect(after[0]!.pid).not.toBe(before!.pid);
       // Alive: neither its own sweeps nor another's hand its jobs back.
       expect(await unlockDeadWorkers(sql, liveness)).not.toContain(poolId);
-      expect(await lockedBy(job)).toBe(poolId);
+      expect(await lockedBy(id!)).toBe(poolId);
     } finally {
       await worker.stop();
+      await receiver.close();
     }
   });
 });
@@ -189,27 +193,11 @@ describe('a callback job whose worker died mid-run', () => {
    * died: graphile-worker counts an attempt when it takes a job.
    */
   async function orphanedCallback(url: string) {
-    const sql = server.database.sql;
-    const account = await new Factories(server.database.db).account('owner');
-    const item = (await server.resource.as(account.token).post<{ id: string }>('/api/items', { title: 'x' }))
-      .body;
-    const job = {
-      delivery_id: randomUUID(),
-      org_id: account.org.id,
-      item_id: item.id,
-      event: 'item.answered' as const,
-      url: `${url}/cb`,
-      body: '{"status":"answered"}',
-      attempt: 1,
-    };
-    const key = `test:${job.delivery_id}`;
-    await enqueueJob(sql, 'deliver_callback', job, { key });
+    const { job, key, pending } = await callbackJob(server, url);
     const poolId = `pool-${job.delivery_id}`;
-    await sql`update graphile_worker._private_jobs
+    await server.database.sql`update graphile_worker._private_jobs
                  set locked_by = ${poolId}, locked_at = now() - interval '1 minute', attempts = attempts + 1
                where key = ${key}`;
-    const pending = async () =>
-      (await sql`select 1 from graphile_worker._private_jobs where key = ${key}`).length;
     return { job, pending };
   }
 
