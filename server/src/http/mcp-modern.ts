@@ -21,6 +21,7 @@ import type { StreamEvent } from '../realtime/event-hub';
 import { streamOpened } from '../tracing/http-spans';
 import { inMcpSpan } from '../tracing/mcp-spans';
 import { paramHeaderMismatch } from './mcp-param-headers';
+import { requestSignal } from './request-signal';
 
 type Body = {
   jsonrpc?: unknown;
@@ -92,7 +93,7 @@ function modernContext(
   identity: Identity,
   names: ToolNames,
   meta: Record<string, unknown>,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
 ): RpcContext {
   const capabilities = (meta[META.clientCapabilities] ?? {}) as Record<string, unknown>;
   const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
@@ -102,7 +103,9 @@ function modernContext(
     deps,
     identity,
     protocolVersion: MODERN_REVISION,
-    signal,
+    get signal() {
+      return signal();
+    },
     names,
     apps: appsDeclared(capabilities),
     modern: {
@@ -163,9 +166,7 @@ export async function answerModern(
   if (mismatch) return fail(400, body.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
 
   const meta = body.params?._meta ?? {};
-  const closed = new AbortController();
-  reply.raw.on('close', () => closed.abort());
-  const ctx = modernContext(deps, identity, names, meta, AbortSignal.any([closed.signal, shutdown]));
+  const ctx = modernContext(deps, identity, names, meta, requestSignal(reply, shutdown));
   if (ctx.modern?.trace)
     request.log.info({ mcp: { method: body.method, ...ctx.modern.trace } }, 'mcp request');
 

@@ -14,6 +14,7 @@ import { MODERN_REVISION, type ToolNames } from '../mcp/tool-list';
 import { rejectLimitedMcp } from './api-rate-limit';
 import { authenticate } from './authenticate';
 import { answerModern, isModernRequest } from './mcp-modern';
+import { requestSignal } from './request-signal';
 
 /** Every revision /mcp answers, newest first. */
 export const SERVED_VERSIONS = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
@@ -126,10 +127,17 @@ async function answer(
   reply: FastifyReply,
   shutdown: AbortSignal,
 ) {
-  const closed = new AbortController();
-  reply.raw.on('close', () => closed.abort());
-  const signal = AbortSignal.any([closed.signal, shutdown]);
-  const ctx: RpcContext = { deps, identity, protocolVersion: version, signal, names, apps: session.apps };
+  const signal = requestSignal(reply, shutdown);
+  const ctx: RpcContext = {
+    deps,
+    identity,
+    protocolVersion: version,
+    get signal() {
+      return signal();
+    },
+    names,
+    apps: session.apps,
+  };
   const sessionId = session.id;
   if (sessionId !== undefined) ctx.setLogLevel = (level) => conversations.setLevel(sessionId, level);
   const params = (message.params ?? {}) as Record<string, unknown>;

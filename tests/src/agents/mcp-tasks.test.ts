@@ -285,6 +285,26 @@ describe('raw JSON-RPC at each revision', () => {
     });
   }
 
+  it('2025-11-25: a waiting call whose client goes away stops waiting', async () => {
+    const { key } = await agentAccount();
+    const open = itemOf((await rpc<ToolResult>(key.token, '2025-11-25', 'tools/call', ASK)).result!);
+    const leaving = new AbortController();
+    const waiting = mcpRequest(
+      first.resource.baseUrl,
+      key.token,
+      'tools/call',
+      { name: 'service.get', arguments: { id: open.id, wait_seconds: 50 } },
+      '2025-11-25',
+      leaving.signal,
+    ).catch((error: unknown) => error);
+    await untilWaiting();
+    leaving.abort();
+    expect(await waiting).toBeInstanceOf(Error);
+    for (let i = 0; i < 100 && first.deps.events?.subscriberCount; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(first.deps.events?.subscriberCount).toBe(0);
+  });
+
   it('2025-11-25: a task created, answered on another process, read by tasks/get and tasks/result', async () => {
     const { key, person } = await agentAccount();
     const created = await rpc<{ task: Task }>(key.token, '2025-11-25', 'tools/call', {

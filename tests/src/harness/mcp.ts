@@ -16,9 +16,11 @@ export async function mcpRequest<T>(
   method: string,
   params: unknown,
   protocol?: string,
+  signal?: AbortSignal,
 ): Promise<{ status: number; body: JsonRpcAnswer<T> }> {
   const response = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
+    signal,
     headers: {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
