@@ -92,6 +92,8 @@ export const ZEnv = z
     /** The most events a Last-Event-ID resume replays, and live events it holds meanwhile. */
     STREAM_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).default(10_000),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
+    /** Jobs of the internal pool (deadlines, escalations, maintenance: jobs/worker.ts) run at once. */
+    WORKER_INTERNAL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
     /** A worker pool silent this long (lock free, no heartbeat) is dead: its jobs are handed back. */
     WORKER_LIVENESS_TIMEOUT_MS: z.coerce.number().int().min(500).default(20_000),
     /** How often every live worker looks for dead pools. */

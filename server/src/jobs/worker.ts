@@ -1,4 +1,10 @@
-import { type Task, type TaskList, type WorkerEvents, Logger as WorkerLogger } from 'graphile-worker';
+import {
+  type RunnerOptions,
+  type Task,
+  type TaskList,
+  type WorkerEvents,
+  Logger as WorkerLogger,
+} from 'graphile-worker';
 import type { Deps } from '../deps';
 import type { Env } from '../env';
 import { checkpointOrganizations } from '../modules/audit/audit-checkpoints';
@@ -113,16 +119,80 @@ export function crontab(env: Env): string {
   return lines.join('\n');
 }
 
+/**
+ * The tasks that change only Beckon's own state: deadlines, escalations, reminders and
+ * maintenance. Every other task talks to another service (a receiver, a push service, a chat, a
+ * mail server) and may wait up to its outbound timeout: those run in a pool of their own, so
+ * receivers that hang cannot hold back a deadline (docs/architecture.md, "Jobs"). A new task runs
+ * with the deliveries unless it is listed here.
+ */
+export const INTERNAL_TASKS: ReadonlySet<string> = new Set([
+  'expire_item',
+  'escalate_item',
+  'repeat_item',
+  'prune_expired',
+  'apply_retention',
+  'audit_checkpoints',
+  'delete_organization',
+]);
+
+export type PoolKind = 'internal' | 'outbound';
+
 export type WorkerHandle = {
-  /** The id of the graphile-worker pool running now (a new one after a restart). */
-  poolId: () => string | undefined;
+  /** The id of a graphile-worker pool running now (a new one after a restart). */
+  poolId: (kind: PoolKind) => string | undefined;
   stop: () => Promise<void>;
 };
 
+/** One pool's graphile-worker options: its tasks, how many run at once, its connections. */
+function poolOptions(deps: Deps, kind: PoolKind, logger: WorkerLogger): RunnerOptions {
+  const all = taskList(deps);
+  const internal = kind === 'internal';
+  const concurrency = internal ? deps.env.WORKER_INTERNAL_CONCURRENCY : deps.env.WORKER_CONCURRENCY;
+  return {
+    concurrency,
+    // Its own connections: jobs are fetched and completed in batches (below) and run their
+    // queries on the process's pool, so a few serve any concurrency.
+    maxPoolSize: Math.min(concurrency, 10) + 2,
+    // graphile-worker fetches only the jobs of the tasks its pool is given.
+    taskList: Object.fromEntries(
+      Object.entries(all).filter(([name]) => INTERNAL_TASKS.has(name) === internal),
+    ),
+    // The recurring jobs are internal; the other pool has none (and reads no crontab file).
+    ...(internal ? { crontab: crontab(deps.env) } : { parsedCronItems: [] }),
+    logger,
+    pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
+    // Fetch and complete jobs in batches: far fewer round trips per job (see docs/benchmarks.md).
+    // Failures are batched too: unbatched, graphile-worker 0.18 leaves a failure that cannot be
+    // recorded (the database is down) as an unhandled rejection, which ends the process; batched,
+    // it is retried until the database is back (patches/graphile-worker@0.18.0.patch).
+    preset: {
+      worker: {
+        localQueue: {
+          size: 2 * concurrency,
+          // Every new job wakes both pools. The internal pool's jobs are mostly scheduled ahead
+          // (found by polling): after a fetch that found none, it waits about this long rather
+          // than fetching again for every delivery queued (graphile-worker wants it within a poll).
+          ...(internal
+            ? { refetchDelay: { durationMs: Math.min(200, deps.env.WORKER_POLL_INTERVAL_MS) } }
+            : {}),
+        },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+        // On shutdown, running jobs get half the deadline before their abort signal fires; a
+        // job still running at the deadline is handed back by the other workers (liveness.ts).
+        gracefulShutdownAbortTimeout: Math.floor(deps.env.SHUTDOWN_TIMEOUT_MS / 2),
+      },
+    },
+    noHandleSignals: true,
+  };
+}
+
 /**
- * Starts graphile-worker on the shared database, with its logs in ours, started again if it stops
- * by itself (worker-pool.ts); shows itself alive and keeps handing back the jobs of workers that
- * died (see liveness.ts) and those its own fetches lost on the way (orphans.ts).
+ * Starts graphile-worker on the shared database in two pools (INTERNAL_TASKS and the rest), with
+ * its logs in ours, each started again if it stops by itself (worker-pool.ts); shows them alive
+ * and keeps handing back the jobs of workers that died (see liveness.ts) and those their own
+ * fetches lost on the way (orphans.ts).
  */
 export async function startWorker(
   deps: Deps,
@@ -137,45 +207,27 @@ export async function startWorker(
     log[method](meta ?? {}, message);
   });
   const timeoutMs = deps.env.WORKER_LIVENESS_TIMEOUT_MS;
-  const pool = await startSupervisedPool(
-    deps.sql,
-    {
-      connectionString,
-      timeoutMs,
-      events: options.events,
-      concurrency: deps.env.WORKER_CONCURRENCY,
-      // Its own connections: jobs are fetched and completed in batches (below) and run their
-      // queries on the process's pool, so a few serve any concurrency.
-      maxPoolSize: Math.min(deps.env.WORKER_CONCURRENCY, 10) + 2,
-      taskList: taskList(deps),
-      crontab: crontab(deps.env),
-      logger,
-      pollInterval: deps.env.WORKER_POLL_INTERVAL_MS,
-      // Fetch and complete jobs in batches: far fewer round trips per job (see docs/benchmarks.md).
-      // Failures are batched too: unbatched, graphile-worker 0.18 leaves a failure that cannot be
-      // recorded (the database is down) as an unhandled rejection, which ends the process; batched,
-      // it is retried until the database is back (patches/graphile-worker@0.18.0.patch).
-      preset: {
-        worker: {
-          localQueue: { size: 2 * deps.env.WORKER_CONCURRENCY },
-          completeJobBatchDelay: 0,
-          failJobBatchDelay: 0,
-          // On shutdown, running jobs get half the deadline before their abort signal fires; a
-          // job still running at the deadline is handed back by the other workers (liveness.ts).
-          gracefulShutdownAbortTimeout: Math.floor(deps.env.SHUTDOWN_TIMEOUT_MS / 2),
-        },
-      },
-      noHandleSignals: true,
-    },
-    log,
-  );
+  const start = (kind: PoolKind) =>
+    startSupervisedPool(
+      deps.sql,
+      { connectionString, timeoutMs, events: options.events, ...poolOptions(deps, kind, logger) },
+      log.child({ pool: kind }),
+    );
+  const internal = await start('internal');
+  const outbound = await start('outbound').catch(async (error: unknown) => {
+    await internal.stop();
+    throw error;
+  });
+  const pools = { internal, outbound };
   const sweeper = sweepDeadWorkers(deps.sql, {
     timeoutMs,
     intervalMs: deps.env.WORKER_SWEEP_INTERVAL_MS,
-    onReleased: (pools) => log.warn({ pools }, 'released the jobs of dead workers'),
+    onReleased: (dead) => log.warn({ pools: dead }, 'released the jobs of dead workers'),
     alongside: async () => {
-      const jobs = await pool.releaseLost();
-      if (jobs) log.warn({ jobs }, 'handed back jobs whose fetch was lost with its connection');
+      for (const [kind, pool] of Object.entries(pools)) {
+        const jobs = await pool.releaseLost();
+        if (jobs) log.warn({ pool: kind, jobs }, 'handed back jobs whose fetch was lost with its connection');
+      }
     },
   });
   // Changes whose writer stopped between their commit and their sequencing (sequencer.ts).
@@ -187,11 +239,11 @@ export async function startWorker(
       )
     : undefined;
   return {
-    poolId: pool.poolId,
+    poolId: (kind) => pools[kind].poolId(),
     stop: async () => {
       clearInterval(sequencing);
       sweeper.stop();
-      await pool.stop();
+      await Promise.all([internal.stop(), outbound.stop()]);
     },
   };
 }

@@ -1,8 +1,15 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Factories, HttpClient, startReceiver } from '../harness';
 import { openEventStream } from '../harness/sse';
-import { callbackItems, duplicateDeliveries, listenerCounts, startItemLoad } from './item-load';
+import {
+  callbackItems,
+  duplicateDeliveries,
+  listenerCounts,
+  SETTLED_LISTENERS,
+  startItemLoad,
+} from './item-load';
 import {
   eventually,
   type OwnPostgres,
@@ -155,12 +162,8 @@ describe('a database outage under load', () => {
 
     // Not a pile of reconnection loops: exactly one connection each once reconnections settle.
     const listeners = () => listenerCounts(client.sql);
-    await eventually(async () => (await listeners()).every(([, n]) => n === 1), 15_000);
-    expect(await listeners()).toEqual([
-      ['beckon-events-listener', 1],
-      ['beckon-identity-listener', 1],
-      ['beckon-worker-liveness', 1],
-    ]);
+    await eventually(async () => isDeepStrictEqual(await listeners(), SETTLED_LISTENERS), 15_000);
+    expect(await listeners()).toEqual(SETTLED_LISTENERS);
     await receiver.close();
     console.log(
       `[faults] database outage ${OUTAGE_MS} ms under ${CLIENTS} clients: ${calls.length} calls, ` +

@@ -68,6 +68,13 @@ export const callbackItems = (received: Received[]) =>
 export const duplicateDeliveries = (received: Received[]) =>
   received.length - new Set(received.map((r) => r.headers['x-service-delivery'])).size;
 
+/** What a resource process with its worker listens on once settled: one liveness lock per worker pool. */
+export const SETTLED_LISTENERS = [
+  ['beckon-events-listener', 1],
+  ['beckon-identity-listener', 1],
+  ['beckon-worker-liveness', 2],
+];
+
 /** The listening connections of the processes on this database, by name, with how many each has. */
 export const listenerCounts = async (sql: Sql) =>
   (

@@ -93,7 +93,8 @@ describe('jobs of dead workers', () => {
         select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
          where l.locktype = 'advisory' and a.application_name = 'beckon-worker-liveness'
            and a.datname = current_database()`;
-      expect(held).toHaveLength(1);
+      // One for each of its two pools (internal jobs, deliveries).
+      expect(held).toHaveLength(2);
     } finally {
       await worker.stop();
     }
@@ -123,13 +124,15 @@ describe('a worker pool that stops by itself (it gives up after minutes without 
     events.on('pool:create', ({ workerPool }) => pools.push(workerPool));
     const worker = await startWorker(server.deps, server.database.url, { events });
     try {
-      const first = worker.poolId();
-      expect(first).toBe(pools[0]?.id);
+      const first = worker.poolId('internal');
+      const pool = pools.find((p) => p.id === first);
+      expect(pool).toBeDefined();
       // Left locked by the pool, as a pool that gave up while the database was away leaves them.
       const held = await lockedJob(first!);
-      await pools[0]!.gracefulShutdown('test: the pool gives up');
-      for (let i = 0; i < 200 && worker.poolId() === first; i++) await new Promise((r) => setTimeout(r, 25));
-      const second = worker.poolId();
+      await pool!.gracefulShutdown('test: the pool gives up');
+      for (let i = 0; i < 200 && worker.poolId('internal') === first; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      const second = worker.poolId('internal');
       expect(second).toBeDefined();
       expect(second).not.toBe(first);
       expect(await sql`select 1 from worker_heartbeats where pool_id = ${first!}`).toHaveLength(0);
@@ -161,22 +164,22 @@ describe('a live worker whose liveness connection drops', () => {
     const receiver = await startReceiver(undefined, { delayMs: 3000 });
     const worker = await startWorker(server.deps, server.database.url);
     try {
-      const [before] = await holders();
-      expect(before).toBeDefined();
-      const poolId = worker.poolId();
+      const before = (await holders()).map((h) => h.pid);
+      expect(before).toHaveLength(2);
+      const poolId = worker.poolId('outbound');
       const job = await callbackJob(server, receiver.url);
       await receiver.waitFor(1);
       const id = await job.id();
       expect(await lockedBy(id!)).toBe(poolId);
-      await sql`select pg_terminate_backend(${before!.pid})`;
-      let after: { pid: number }[] = [];
+      await sql`select pg_terminate_backend(pid) from unnest(${before}::int[]) as pid`;
+      let after: number[] = [];
       for (let i = 0; i < 100; i++) {
-        after = await holders();
-        if (after.length === 1 && after[0]!.pid !== before!.pid) break;
+        after = (await holders()).map((h) => h.pid);
+        if (after.length === 2 && after.every((pid) => !before.includes(pid))) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      expect(after).toHaveLength(1);
-      expect(after[0]!.pid).not.toBe(before!.pid);
+      expect(after).toHaveLength(2);
+      expect(after.filter((pid) => before.includes(pid))).toEqual([]);
       // Alive: neither its own sweeps nor another's hand its jobs back.
       expect(await unlockDeadWorkers(sql, liveness)).not.toContain(poolId);
       expect(await lockedBy(id!)).toBe(poolId);

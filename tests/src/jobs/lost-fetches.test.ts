@@ -47,7 +47,7 @@ describe('jobs a live pool took without receiving them (the answer to its fetch 
   it('are handed back by the pool itself and run', async () => {
     const worker = await startWorker(server.deps, server.database.url);
     try {
-      const [lost] = await lostJobs(worker.poolId()!, ['lost-alone']);
+      const [lost] = await lostJobs(worker.poolId('internal')!, ['lost-alone']);
       for (let i = 0; i < 100 && (await queued([lost!])); i++) await sleep(50);
       expect(await queued([lost!])).toBe(0);
     } finally {
@@ -58,7 +58,7 @@ describe('jobs a live pool took without receiving them (the answer to its fetch 
   it('hand back the named queue they held, so the jobs behind them run too', async () => {
     const worker = await startWorker(server.deps, server.database.url);
     try {
-      const ids = await lostJobs(worker.poolId()!, ['lost-first', 'lost-behind'], 'lost-queue');
+      const ids = await lostJobs(worker.poolId('internal')!, ['lost-first', 'lost-behind'], 'lost-queue');
       for (let i = 0; i < 100 && (await queued(ids)); i++) await sleep(50);
       expect(await queued(ids)).toBe(0);
       const [queue] = await server.database.sql<{ locked_by: string | null }[]>`
@@ -79,7 +79,7 @@ describe('jobs a live pool took without receiving them (the answer to its fetch 
       await sleep(2000);
       const [row] = await server.database.sql<{ locked_by: string | null; attempts: number }[]>`
         select locked_by, attempts from graphile_worker._private_jobs where key = ${job.key}`;
-      expect(row).toEqual({ locked_by: worker.poolId(), attempts: 1 });
+      expect(row).toEqual({ locked_by: worker.poolId('outbound'), attempts: 1 });
       for (let i = 0; i < 100 && (await job.pending()); i++) await sleep(50);
       expect(await job.pending()).toBe(0);
       expect(receiver.received.map((r) => r.headers['x-service-delivery'])).toEqual([job.job.delivery_id]);
