@@ -7,6 +7,7 @@ import { connect } from './database';
 import { DatabaseWatch } from './database-watch';
 import { AttemptRecorder } from './delivery/attempts';
 import { CallbackSecrets } from './delivery/callback-secrets';
+import { SlowHosts } from './delivery/slow-hosts';
 import { WebhookReads } from './delivery/webhook-reads';
 import type { Deps } from './deps';
 import { createDomainMetrics } from './domain-metrics';
@@ -71,6 +72,7 @@ export async function createDeps(
     mailer,
     storage,
     attempts: new AttemptRecorder(sql),
+    slowHosts: new SlowHosts(env.DELIVERY_SLOW_HOST_SLOTS),
     webhookReads: new WebhookReads(sql),
     callbackSecrets: new CallbackSecrets(),
     mailLinkKey: new MailLinkKey(env),

@@ -5,6 +5,7 @@ import type { Clock } from './clock';
 import type { DatabaseWatch } from './database-watch';
 import type { AttemptRecorder } from './delivery/attempts';
 import type { CallbackSecrets } from './delivery/callback-secrets';
+import type { SlowHosts } from './delivery/slow-hosts';
 import type { WebhookReads } from './delivery/webhook-reads';
 import type { DomainMetrics } from './domain-metrics';
 import type { Env } from './env';
@@ -34,6 +35,8 @@ export type Deps = {
   storage: FileStorage;
   /** Delivery attempts, recorded in batches over this process's pool. */
   attempts: AttemptRecorder;
+  /** Receivers that hang, limited to a few deliveries at once (delivery/slow-hosts.ts). */
+  slowHosts: SlowHosts;
   /** Webhooks with the event of their delivery, read in batches over this process's pool. */
   webhookReads: WebhookReads;
   /** Organizations' callback secrets, read again once a minute. */

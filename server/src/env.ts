@@ -86,6 +86,10 @@ export const ZEnv = z
     IDENTITY_CACHE_ENTRIES: z.coerce.number().int().positive().default(10_000),
     WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(2000),
     DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
+    /** How long a callback or webhook waits for its receiver (connection, answer, body). */
+    DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** Deliveries at once, per process, to a receiver whose last delivery timed out (slow-hosts.ts). */
+    DELIVERY_SLOW_HOST_SLOTS: z.coerce.number().int().min(1).max(1000).default(2),
     STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
     /** On SIGTERM a process exits within this long, streams and waits open or not (processes/run.ts). */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { DeliveryJob } from '../delivery/delivery-job';
 import { type OutboundResult, postJson } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
+import { SLOW_HOST_ERROR } from '../delivery/slow-hosts';
 import type { Deps } from '../deps';
 import { addJob } from '../job-queue';
 import type { TaskPayload, ZWebhookRetry } from '../job-tasks';
@@ -57,6 +58,15 @@ function logFailure(deps: Deps, job: DeliveryJob, kind: string, result: Outbound
   );
 }
 
+/** The attempt of a delivery to a receiver that is timing out, beyond its few at once. */
+const notSent: OutboundResult = {
+  ok: false,
+  status: null,
+  retryAfterSeconds: null,
+  error: SLOW_HOST_ERROR,
+  durationMs: 0,
+};
+
 /** The task that makes the next attempt, and its payload (the delivery as first sent). */
 type RetryTarget =
   | { task: 'deliver_callback'; retry: TaskPayload<'deliver_callback'> }
@@ -85,13 +95,23 @@ export async function attemptDelivery(
     ...(job.trace ? { traceparent: job.trace.traceparent } : {}),
     ...(job.trace?.tracestate ? { tracestate: job.trace.tracestate } : {}),
   };
-  // When tracing, the request's span replaces the traceparent with its own, in the same trace.
-  const result = await inGivenTrace(job.trace, () =>
-    postJson(job.url, job.body, headers, {
-      allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,
-      ...(signal ? { signal } : {}),
-    }),
-  );
+  // A receiver that hangs gets a few attempts at once; the others fail at once (slow-hosts.ts).
+  const host = hostOf(job.url);
+  const done = host === null ? () => {} : deps.slowHosts.start(host);
+  let result = notSent;
+  if (done)
+    try {
+      // When tracing, the request's span replaces the traceparent with its own, in the same trace.
+      result = await inGivenTrace(job.trace, () =>
+        postJson(job.url, job.body, headers, {
+          allowPrivate: env.ALLOW_PRIVATE_DESTINATIONS,
+          timeoutMs: env.DELIVERY_TIMEOUT_MS,
+          ...(signal ? { signal } : {}),
+        }),
+      );
+    } finally {
+      done(result);
+    }
   // The worker is stopping: no attempt is recorded and the job fails, so the queue runs it again
   // (here or on another worker) as the same attempt.
   if (signal?.aborted) throw new Error('delivery interrupted: the worker is stopping');
