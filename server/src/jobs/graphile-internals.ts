@@ -30,11 +30,13 @@ export const jobsHeldBy = (sql: Sql, poolId: string, grace: string) => sql<
 
 /**
  * Hands back jobs of `poolId`, each only at the attempt given (a job taken again since is left
- * alone), with the named queues it held for them, and wakes the workers.
+ * alone), as not attempted (as graphile-worker returns the jobs of its local queue), with the
+ * named queues it held for them, and wakes the workers.
  */
 export const unlockJobs = (sql: Sql, poolId: string, jobs: { id: string; attempts: number }[]) => sql`
   with released as (
-    update graphile_worker._private_jobs set locked_by = null, locked_at = null
+    update graphile_worker._private_jobs
+       set locked_by = null, locked_at = null, attempts = greatest(0, attempts - 1)
      where locked_by = ${poolId}
        and (id, attempts) in (select * from unnest(${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.attempts)}::int[]))
     returning job_queue_id),

@@ -11,7 +11,8 @@ import { jobsHeldBy, unlockJobs } from './graphile-internals';
  *
  * Every fetch raises each job's attempt count, so the pool knows a job it received by its id and
  * attempt. A job its pool has held for longer than the liveness timeout, at an attempt the pool
- * never received, was lost on the way: it is handed back (at that attempt only) and runs again.
+ * never received, was lost on the way: it is handed back (at that attempt only, which is taken
+ * back) and runs again.
  * A job the pool did receive stays locked until graphile-worker records its end, however long the
  * database keeps that from happening.
  */

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { startWorker } from '@beckon/server/jobs/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, startTestServer, type TestServer } from '../harness';
@@ -45,11 +46,16 @@ function lostJobs(poolId: string, keys: string[], queue?: string) {
 
 describe('jobs a live pool took without receiving them (the answer to its fetch was lost)', () => {
   it('are handed back by the pool itself and run', async () => {
-    const worker = await startWorker(server.deps, server.database.url);
+    const events = new EventEmitter() as NonNullable<Parameters<typeof startWorker>[2]>['events'] & {};
+    const attemptsOfRun = new Map<string, number>();
+    events.on('job:start', ({ job }) => attemptsOfRun.set(String(job.id), job.attempts));
+    const worker = await startWorker(server.deps, server.database.url, { events });
     try {
       const [lost] = await lostJobs(worker.poolId('internal')!, ['lost-alone']);
       for (let i = 0; i < 100 && (await queued([lost!])); i++) await sleep(50);
       expect(await queued([lost!])).toBe(0);
+      // Run once, as its first attempt: the lost one was taken back.
+      expect(attemptsOfRun.get(lost!)).toBe(1);
     } finally {
       await worker.stop();
     }
