@@ -7,6 +7,7 @@ import {
 } from 'graphile-worker';
 import type { Deps } from '../deps';
 import type { Env } from '../env';
+import type { TaskName } from '../job-tasks';
 import { checkpointOrganizations } from '../modules/audit/audit-checkpoints';
 import * as discord from '../modules/discord/deliver-discord';
 import { escalateItem } from '../modules/items/changes/escalate-item';
@@ -126,7 +127,7 @@ export function crontab(env: Env): string {
  * receivers that hang cannot hold back a deadline (docs/architecture.md, "Jobs"). A new task runs
  * with the deliveries unless it is listed here.
  */
-export const INTERNAL_TASKS: ReadonlySet<string> = new Set([
+export const INTERNAL_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   'expire_item',
   'escalate_item',
   'repeat_item',
@@ -156,7 +157,7 @@ function poolOptions(deps: Deps, kind: PoolKind, logger: WorkerLogger): RunnerOp
     maxPoolSize: Math.min(concurrency, 10) + 2,
     // graphile-worker fetches only the jobs of the tasks its pool is given.
     taskList: Object.fromEntries(
-      Object.entries(all).filter(([name]) => INTERNAL_TASKS.has(name) === internal),
+      Object.entries(all).filter(([name]) => INTERNAL_TASKS.has(name as TaskName) === internal),
     ),
     // The recurring jobs are internal; the other pool has none (and reads no crontab file).
     ...(internal ? { crontab: crontab(deps.env) } : { parsedCronItems: [] }),
