@@ -84,23 +84,23 @@ export async function attemptDelivery(
   signal?: AbortSignal,
 ): Promise<OutboundResult> {
   const { sql, env } = deps;
-  const headers = {
-    ...signDelivery({
-      secret: target.secret,
-      body: job.body,
-      deliveryId: job.delivery_id,
-      timestamp: new Date(),
-    }),
-    'x-service-event': job.event,
-    ...(job.trace ? { traceparent: job.trace.traceparent } : {}),
-    ...(job.trace?.tracestate ? { tracestate: job.trace.tracestate } : {}),
-  };
   // A receiver that hangs gets a few attempts at once; the others fail at once (slow-hosts.ts).
   const host = hostOf(job.url);
   const done = host === null ? () => {} : deps.slowHosts.start(host);
   let result = notSent;
   if (done)
     try {
+      const headers = {
+        ...signDelivery({
+          secret: target.secret,
+          body: job.body,
+          deliveryId: job.delivery_id,
+          timestamp: new Date(),
+        }),
+        'x-service-event': job.event,
+        ...(job.trace ? { traceparent: job.trace.traceparent } : {}),
+        ...(job.trace?.tracestate ? { tracestate: job.trace.tracestate } : {}),
+      };
       // When tracing, the request's span replaces the traceparent with its own, in the same trace.
       result = await inGivenTrace(job.trace, () =>
         postJson(job.url, job.body, headers, {

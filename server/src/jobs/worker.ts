@@ -146,8 +146,7 @@ export type WorkerHandle = {
 };
 
 /** One pool's graphile-worker options: its tasks, how many run at once, its connections. */
-function poolOptions(deps: Deps, kind: PoolKind, logger: WorkerLogger): RunnerOptions {
-  const all = taskList(deps);
+function poolOptions(deps: Deps, kind: PoolKind, all: TaskList, logger: WorkerLogger): RunnerOptions {
   const internal = kind === 'internal';
   const concurrency = internal ? deps.env.WORKER_INTERNAL_CONCURRENCY : deps.env.WORKER_CONCURRENCY;
   return {
@@ -208,10 +207,11 @@ export async function startWorker(
     log[method](meta ?? {}, message);
   });
   const timeoutMs = deps.env.WORKER_LIVENESS_TIMEOUT_MS;
+  const all = taskList(deps);
   const start = (kind: PoolKind) =>
     startSupervisedPool(
       deps.sql,
-      { connectionString, timeoutMs, events: options.events, ...poolOptions(deps, kind, logger) },
+      { connectionString, timeoutMs, events: options.events, ...poolOptions(deps, kind, all, logger) },
       log.child({ pool: kind }),
     );
   const internal = await start('internal');

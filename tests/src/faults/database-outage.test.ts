@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Factories, HttpClient, startReceiver } from '../harness';
@@ -6,8 +5,8 @@ import { openEventStream } from '../harness/sse';
 import {
   callbackItems,
   duplicateDeliveries,
-  listenerCounts,
   SETTLED_LISTENERS,
+  settledListeners,
   startItemLoad,
 } from './item-load';
 import {
@@ -161,9 +160,7 @@ describe('a database outage under load', () => {
     resumed.close();
 
     // Not a pile of reconnection loops: exactly one connection each once reconnections settle.
-    const listeners = () => listenerCounts(client.sql);
-    await eventually(async () => isDeepStrictEqual(await listeners(), SETTLED_LISTENERS), 15_000);
-    expect(await listeners()).toEqual(SETTLED_LISTENERS);
+    expect(await settledListeners(client.sql)).toEqual(SETTLED_LISTENERS);
     await receiver.close();
     console.log(
       `[faults] database outage ${OUTAGE_MS} ms under ${CLIENTS} clients: ${calls.length} calls, ` +

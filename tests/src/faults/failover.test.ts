@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, HttpClient, startReceiver } from '../harness';
 import { openEventStream } from '../harness/sse';
@@ -7,8 +6,8 @@ import {
   callbackItems,
   callbackJobs,
   duplicateDeliveries,
-  listenerCounts,
   SETTLED_LISTENERS,
+  settledListeners,
   startItemLoad,
 } from './item-load';
 import { eventually, openClient, type ResourceProcess, spawnResource } from './own-processes';
@@ -143,11 +142,7 @@ describe.skipIf(missing.length > 0 && !required)('a PostgreSQL failover under lo
     resumed.close();
 
     // Listeners: one each on the new primary (a liveness lock per worker pool).
-    await eventually(
-      async () => isDeepStrictEqual(await listenerCounts(client.sql), SETTLED_LISTENERS),
-      15_000,
-    );
-    expect(await listenerCounts(client.sql)).toEqual(SETTLED_LISTENERS);
+    expect(await settledListeners(client.sql)).toEqual(SETTLED_LISTENERS);
 
     // Caches: a key revoked on the new primary is refused (its cached identity was dropped).
     await client.sql`update api_keys set revoked_at = now() where id = ${key.id}`;

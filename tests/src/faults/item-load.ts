@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Sql } from '@beckon/db';
 import type { HttpClient, Received } from '../harness';
+import { eventually } from './own-processes';
 
 /** One API call of a load: when it started, how long it took, what it answered. */
 export type Call = { path: string; started: number; ms: number; status: number; retryAfter: string | null };
@@ -84,6 +86,12 @@ export const listenerCounts = async (sql: Sql) =>
          and datname = current_database()
        group by 1 order by 1`
   ).map((l) => [l.application_name, Number(l.n)] as const);
+
+/** The listening connections once they settled as SETTLED_LISTENERS (within 15 s), or as they are then. */
+export async function settledListeners(sql: Sql) {
+  await eventually(async () => isDeepStrictEqual(await listenerCounts(sql), SETTLED_LISTENERS), 15_000);
+  return listenerCounts(sql);
+}
 
 /** The callback jobs still queued, with who holds them and why they last failed (for a failure's message). */
 export const callbackJobs = async (sql: Sql) =>
