@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -123,6 +124,15 @@ export async function startCompiledResource(databaseUrl: string, env: Record<str
   return { url, pid: server.child.pid ?? 0, stop: () => server.stop(), kill: server.kill };
 }
 
+/** The node flags of the production resource process (`start:resource`: its young generation). */
+const RESOURCE_FLAGS = (
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')).scripts[
+    'start:resource'
+  ] as string
+)
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
+
 /** The resource process as its own OS process, as in production (no worker, quiet logs). */
 export async function startResourceProcess(
   databaseUrl: string,
@@ -135,6 +145,7 @@ export async function startResourceProcess(
     process.execPath,
     [
       // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the resource process, written when it stops.
+      ...RESOURCE_FLAGS,
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       '--import',
       'tsx',

@@ -30,6 +30,7 @@ import { twilioRouter } from './modules/twilio/router';
 import { webhooksRouter } from './modules/webhooks/router';
 import type { MatchesContract } from './trpc/contract';
 import { createCallerFactory, mergeRouters, router } from './trpc/init';
+import { directCallerFactory } from './trpc/trpc-internals';
 
 /** Every procedure of the resource process: REST (/api), tRPC (/trpc) and MCP call these. */
 export const appRouter = router({
@@ -62,6 +63,8 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
+/** The same calls without tRPC's proxies (trpc/trpc-internals.ts): the agent tools' caller. */
+export const directCaller = directCallerFactory<ReturnType<typeof createCaller>>(appRouter);
 
 /** The authorization process's procedures (/auth REST, /auth/trpc). */
 export const authRouter = router({

@@ -125,7 +125,7 @@ export function withApp(methods: Record<string, Method>): Record<string, Method>
       );
       return { ...list, tools: [...tools, spelled] };
     },
-    'tools/call': async (ctx, params) =>
+    'tools/call': (ctx, params) =>
       ctx.apps && TOOLS_ANSWER.has(String(params.name))
         ? callAnswer(ctx, (params.arguments ?? {}) as Record<string, unknown>)
         : base('tools/call')(ctx, params),

@@ -1,5 +1,5 @@
 import { can } from '@beckon/contracts/permissions';
-import { createCaller } from '../app-router';
+import { directCaller } from '../app-router';
 import type { Identity } from '../auth/identity';
 import type { Deps } from '../deps';
 import { AppError, fieldsFromZod, toAppError, toJsonRpcError } from '../errors';
@@ -64,7 +64,7 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export type Item = { id: string; title: string; status: string };
 
 export const callerOf = (ctx: RpcContext, idempotencyKey: string | null = null) =>
-  createCaller({
+  directCaller({
     deps: ctx.deps,
     token: null,
     identity: ctx.identity,

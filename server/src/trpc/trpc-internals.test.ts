@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { Context } from './context';
 import { createCallerFactory, publicProcedure, router } from './init';
-import { middlewareAnswer, restProcedures } from './trpc-internals';
+import { directCallerFactory, middlewareAnswer, restProcedures } from './trpc-internals';
 
 const ctx = { deps: {}, responseHeaders: {} } as unknown as Context;
 
@@ -39,6 +39,32 @@ describe('tRPC internals Beckon depends on', () => {
     ).toEqual({
       got: 'x',
     });
+  });
+
+  it('the direct caller answers as the caller tRPC makes: results, context, validation errors, nesting', async () => {
+    const testRouter = router({
+      a: router({
+        b: router({
+          echo: publicProcedure
+            .input(z.object({ n: z.number() }))
+            .query(({ input, ctx }) => ({ n: input.n, headers: ctx.responseHeaders })),
+        }),
+        save: publicProcedure.input(z.object({ n: z.number() })).mutation(({ input }) => input.n * 2),
+      }),
+    });
+    const proxied = createCallerFactory(testRouter)(ctx);
+    const direct = directCallerFactory<typeof proxied>(testRouter)(ctx);
+    expect(await direct.a.b.echo({ n: 1 })).toEqual(await proxied.a.b.echo({ n: 1 }));
+    expect(await direct.a.save({ n: 2 })).toBe(4);
+    const refused = (call: Promise<unknown>) =>
+      call.then(
+        () => null,
+        (error: { code?: string }) => error.code,
+      );
+    expect(await refused(direct.a.save({ n: 'x' } as never))).toBe('BAD_REQUEST');
+    expect(await refused(direct.a.save({ n: 'x' } as never))).toBe(
+      await refused(proxied.a.save({ n: 'x' } as never)),
+    );
   });
 
   it("the Idempotency-Key replay: a middleware may answer without calling next, with tRPC's middleware marker", async () => {

@@ -51,3 +51,54 @@ export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
  */
 export const middlewareAnswer = <Result>(data: unknown, ctx: object): Result =>
   ({ ok: true, data, ctx, marker: 'middlewareMarker' }) as unknown as Result;
+
+type Level = new (ctx: Context) => object;
+
+/** One class per level of dotted paths: a procedure is a method, a namespace a getter. */
+function levelClass(procedures: Array<[string[], string, AnyTRPCProcedure]>): Level {
+  const Level = class {
+    constructor(readonly ctx: Context) {}
+  };
+  const below = new Map<string, Array<[string[], string, AnyTRPCProcedure]>>();
+  for (const [rest, path, procedure] of procedures) {
+    const [key, ...deeper] = rest as [string, ...string[]];
+    if (deeper.length > 0) {
+      below.set(key, [...(below.get(key) ?? []), [deeper, path, procedure]]);
+      continue;
+    }
+    const invoke = procedure as unknown as Invoke;
+    const type = procedure._def.type as RestProcedure['type'];
+    Object.defineProperty(Level.prototype, key, {
+      value(this: { ctx: Context }, input: unknown) {
+        return invoke({
+          path,
+          ctx: this.ctx,
+          type,
+          getRawInput: async () => input,
+          signal: undefined,
+          batchIndex: 0,
+        });
+      },
+    });
+  }
+  for (const [key, deeper] of below) {
+    const Below = levelClass(deeper);
+    Object.defineProperty(Level.prototype, key, {
+      get(this: { ctx: Context }) {
+        return new Below(this.ctx);
+      },
+    });
+  }
+  return Level;
+}
+
+/**
+ * A server-side caller without tRPC's proxies: `caller.items.get(input)` invokes the procedure
+ * exactly as `createCaller`'s does (middlewares, input and output validation, errors), from plain
+ * classes built once, so a call allocates two small objects instead of a proxy per property read.
+ */
+export function directCallerFactory<Caller>(router: AnyTRPCRouter): (ctx: Context) => Caller {
+  const procedures = Object.entries(router._def.procedures as Record<string, AnyTRPCProcedure>);
+  const Root = levelClass(procedures.map(([path, procedure]) => [path.split('.'), path, procedure]));
+  return (ctx) => new Root(ctx) as Caller;
+}
