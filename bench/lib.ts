@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,14 +123,8 @@ export async function startCompiledResource(databaseUrl: string, env: Record<str
   return { url, pid: server.child.pid ?? 0, stop: () => server.stop(), kill: server.kill };
 }
 
-/** The node flags of the production resource process (`start:resource`: its young generation). */
-const RESOURCE_FLAGS = (
-  JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')).scripts[
-    'start:resource'
-  ] as string
-)
-  .split(' ')
-  .filter((word) => word.startsWith('--'));
+/** BENCH_NODE_FLAGS: node flags for the benchmarked resource process (`--trace-gc-nvp`, say). */
+const RESOURCE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** The resource process as its own OS process, as in production (no worker, quiet logs). */
 export async function startResourceProcess(

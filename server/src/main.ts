@@ -16,9 +16,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // From the source (tsx) the processes are src/processes/<kind>.ts; in the compiled build
 // (server/tsdown.config.mjs) they are dist/<kind>.mjs beside this file, run by plain node.
 const compiled = !import.meta.url.endsWith('.ts');
-// The heap sizes the launcher was started with (package.json's scripts set the young generation),
-// given to every process it starts.
-const heapFlags = process.execArgv.filter((flag) => /^--max-(semi|old)-space-size=/.test(flag));
 const RESTART_FIRST_MS = 1000;
 const RESTART_MAX_MS = 30_000;
 const RESTART_RESET_MS = 60_000;
@@ -63,7 +60,7 @@ async function main() {
   const start = (kind: (typeof kinds)[number]) => {
     const startedAt = Date.now();
     const child = fork(processFile(kind), {
-      execArgv: [...(compiled ? [] : ['--import', 'tsx']), ...heapFlags],
+      execArgv: compiled ? [] : ['--import', 'tsx'],
       env: { ...process.env, DATABASE_URL: database.url, OAUTH_SIGNING_KEY: signingKey },
     });
     children.set(kind, child);

@@ -20,11 +20,11 @@ const scripts: Record<string, string> = JSON.parse(
   readFileSync(new URL('package.json', `file://${REPO_DIR}`), 'utf8'),
 ).scripts;
 
-/** What a production script gives `node`: its flags, then its file (throws for any other kind of script). */
-export function scriptArguments(name: string): string[] {
-  const match = /^node ((?:--\S+ )*)(\S+)$/.exec(scripts[name] ?? '');
-  if (!match?.[2]) throw new Error(`script ${name} is not \`node [flags] <file>\`: ${scripts[name]}`);
-  return [...(match[1] ?? '').split(' ').filter(Boolean), match[2]];
+/** The file a production script runs with plain `node` (throws for any other kind of script). */
+export function scriptFile(name: string): string {
+  const match = /^node (\S+)$/.exec(scripts[name] ?? '');
+  if (!match?.[1]) throw new Error(`script ${name} is not \`node <file>\`: ${scripts[name]}`);
+  return match[1];
 }
 
 /**
@@ -32,7 +32,7 @@ export function scriptArguments(name: string): string[] {
  * server/ beside web/), with exactly `env` (nothing inherited unless passed).
  */
 export function startScript(name: string, options: { env: NodeJS.ProcessEnv; cwd?: string }) {
-  const child = spawn(process.execPath, scriptArguments(name), {
+  const child = spawn(process.execPath, [scriptFile(name)], {
     cwd: options.cwd ?? REPO_DIR,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
