@@ -13,7 +13,7 @@ import {
   startResourceProcess,
 } from './lib';
 import { mcpNotify } from './mcp';
-import { median } from './rounds';
+import { median, warmUp } from './rounds';
 import { measuringCpu } from './where-time-goes';
 
 /**
@@ -133,6 +133,11 @@ export async function compare(commit: string | undefined, names: string[]): Prom
     const lines: string[] = [];
     for (const name of chosen) {
       const { unit, run } = SCENARIOS[name]!;
+      // Both sides optimized first (rounds.ts): each load lasts a round's half.
+      await warmUp(
+        () => runMeasured(run, here, 0),
+        () => runMeasured(run, there, 0),
+      );
       const ratios: number[] = [];
       const cpuRatios: Record<keyof Cpu, number[]> = { server: [], postgres: [] };
       for (let round = 1; round <= rounds; round++) {

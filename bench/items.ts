@@ -6,6 +6,9 @@ type Sql = import('@beckon/db').Sql;
 
 const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };
 
+/** The item every creation scenario creates (POST /api/items, and MCP's notify in mcp.ts). */
+export const NEW_ITEM = { title: 'Deploy to production?', message: 'The canary is green.', tags: ['deploy'] };
+
 /** POST /api/items at `connections`. */
 export function createItems(
   url: string,
@@ -20,11 +23,7 @@ export function createItems(
     connections,
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      title: 'Deploy to production?',
-      message: 'The canary is green.',
-      tags: ['deploy'],
-    }),
+    body: JSON.stringify(NEW_ITEM),
   });
 }
 

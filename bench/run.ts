@@ -6,7 +6,7 @@
 // creation with tracing off and on (to a local OTLP sink) and, given BENCH_BEFORE=<commit>, before it.
 // `sustained` (only when named): creations, answers, deliveries and 10,000 open streams together for
 // `--minutes` (default 10); writes its figures into docs/benchmarks.md. BENCH_CPU_PROF, BENCH_HEAP_PROF, BENCH_PERF,
-// BENCH_PG_STATEMENTS and BENCH_PLAN: see docs/benchmarks.md.
+// BENCH_PG_STATEMENTS, BENCH_PLAN, BENCH_WARMUP_SECONDS and BENCH_NODE_FLAGS: see docs/benchmarks.md.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -27,7 +27,7 @@ import {
 } from './lib';
 import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
-import { alternate, median } from './rounds';
+import { alternate, median, warmUp } from './rounds';
 import { sustainedLoad } from './sustained';
 import { runContext, sustainedTables, writeSustainedFigures } from './sustained-report';
 import { tracingCost, tracingNotes } from './tracing';
@@ -107,9 +107,9 @@ try {
     if (!pgbenchInit(database.url)) notes.push('pgbench not installed: no TPS yardstick');
     else {
       // Item creation against pgbench's TPC-B-like transaction, same database, same 50 clients.
-      // Creation warms up first: its code, and its prepared statements and their plans on every
-      // connection of the server's pool.
-      await createItems(server.url, token, 2, 50);
+      // Creation warms up first: its code (rounds.ts, warmUp), and its prepared statements and
+      // their plans on every connection of the server's pool.
+      await warmUp((warm) => createItems(server.url, token, warm, 50));
       const sampler = timeSampler(database.sql, server.pid);
       const creation = await alternate(
         rounds,
