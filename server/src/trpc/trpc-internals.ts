@@ -3,7 +3,8 @@ import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
 import type { Context } from './context';
 
 // Beckon's hooks into tRPC v11 beyond its public API, kept here: the procedure list and call that
-// the REST routes are built from, and a middleware answering without `next`. The guard test beside
+// the REST routes and the agent tools' direct caller are built from, and a middleware answering
+// without `next`. The guard test beside
 // this file fails naming the one an upgrade changed; the third hook is the synchronous-parse
 // patch (patches/README.md), guarded there too.
 
@@ -53,13 +54,15 @@ export const middlewareAnswer = <Result>(data: unknown, ctx: object): Result =>
   ({ ok: true, data, ctx, marker: 'middlewareMarker' }) as unknown as Result;
 
 type Level = new (ctx: Context) => object;
+/** A procedure under a level: the rest of its path from there, its whole path, the procedure. */
+type Entry = [rest: string[], path: string, procedure: AnyTRPCProcedure];
 
 /** One class per level of dotted paths: a procedure is a method, a namespace a getter. */
-function levelClass(procedures: Array<[string[], string, AnyTRPCProcedure]>): Level {
+function levelClass(procedures: Entry[]): Level {
   const Level = class {
     constructor(readonly ctx: Context) {}
   };
-  const below = new Map<string, Array<[string[], string, AnyTRPCProcedure]>>();
+  const below = new Map<string, Entry[]>();
   for (const [rest, path, procedure] of procedures) {
     const [key, ...deeper] = rest as [string, ...string[]];
     if (deeper.length > 0) {
