@@ -23,7 +23,7 @@ export function registerRestRoutes(
   createContext: (opts: { req: FastifyRequest }) => Context,
   basePath = '/api',
 ): void {
-  for (const { path, meta, hasInput, invoke, type, procedure } of restProcedures(router)) {
+  for (const { meta, hasInput, call, procedure } of restProcedures(router)) {
     const { method } = meta.openapi;
     app.route({
       method,
@@ -37,14 +37,7 @@ export function registerRestRoutes(
         if (!isPlainObject(source)) throw AppError.invalid({ body: 'expected a JSON object' });
         const input = { ...source, ...(request.params as Record<string, string>) };
         const ctx = createContext({ req: request });
-        const output = await invoke({
-          path,
-          ctx,
-          type,
-          getRawInput: async () => (hasInput ? input : undefined),
-          signal: undefined,
-          batchIndex: 0,
-        });
+        const output = await call(ctx, hasInput ? input : undefined);
         return reply
           .code(meta.status ?? 200)
           .headers(ctx.responseHeaders)

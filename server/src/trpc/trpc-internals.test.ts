@@ -25,14 +25,7 @@ describe('tRPC internals Beckon depends on', () => {
       found.map(({ path, type, hasInput }) => ({ path, type, hasInput })),
       'router._def.procedures / procedure._def.{meta,inputs,type} changed: restProcedures in trpc/trpc-internals.ts must follow',
     ).toEqual([{ path: 'nested.get', type: 'query', hasInput: true }]);
-    const output = await found[0]!.invoke({
-      path: 'nested.get',
-      ctx,
-      type: 'query',
-      getRawInput: async () => ({ id: 'x' }),
-      signal: undefined,
-      batchIndex: 0,
-    });
+    const output = await found[0]!.call(ctx, { id: 'x' });
     expect(
       output,
       'calling a procedure as a function (what the caller does) changed: see Invoke in trpc/trpc-internals.ts',

@@ -4,12 +4,11 @@ import type { Context } from './context';
 
 // Beckon's hooks into tRPC v11 beyond its public API, kept here: the procedure list and call that
 // the REST routes and the agent tools' direct caller are built from, and a middleware answering
-// without `next`. The guard test beside
-// this file fails naming the one an upgrade changed; the third hook is the synchronous-parse
-// patch (patches/README.md), guarded there too.
+// without `next`. The guard test beside this file fails naming the one an upgrade changed; the
+// third hook is the synchronous-parse patch (patches/README.md), guarded there too.
 
 /** How a tRPC v11 procedure is invoked (what its server-side caller does after the path lookup). */
-export type Invoke = (opts: {
+type Invoke = (opts: {
   path: string;
   ctx: Context;
   type: 'query' | 'mutation';
@@ -17,14 +16,24 @@ export type Invoke = (opts: {
   signal: AbortSignal | undefined;
   batchIndex: number;
 }) => Promise<unknown>;
+/** A procedure called with a context and its raw input (what it parses). */
+export type Call = (ctx: Context, input: unknown) => Promise<unknown>;
 export type RestProcedure = {
   path: string;
   meta: Meta & { openapi: NonNullable<Meta['openapi']> };
   hasInput: boolean;
-  invoke: Invoke;
+  call: Call;
   procedure: AnyTRPCProcedure;
   type: 'query' | 'mutation';
 };
+
+/** Calls the procedure at `path` as tRPC's server-side caller does once it has found it. */
+function callOf(path: string, procedure: AnyTRPCProcedure): Call {
+  const invoke = procedure as unknown as Invoke;
+  const type = procedure._def.type as RestProcedure['type'];
+  return (ctx, input) =>
+    invoke({ path, ctx, type, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
+}
 
 /** Every procedure that declares an `openapi` route, with its dotted tRPC path. */
 export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
@@ -38,7 +47,7 @@ export function restProcedures(router: AnyTRPCRouter): RestProcedure[] {
       path,
       meta: meta as RestProcedure['meta'],
       hasInput: procedure._def.inputs.length > 0,
-      invoke: procedure as unknown as Invoke,
+      call: callOf(path, procedure),
       procedure,
       type: procedure._def.type as RestProcedure['type'],
     });
@@ -69,18 +78,10 @@ function levelClass(procedures: Entry[]): Level {
       below.set(key, [...(below.get(key) ?? []), [deeper, path, procedure]]);
       continue;
     }
-    const invoke = procedure as unknown as Invoke;
-    const type = procedure._def.type as RestProcedure['type'];
+    const call = callOf(path, procedure);
     Object.defineProperty(Level.prototype, key, {
       value(this: { ctx: Context }, input: unknown) {
-        return invoke({
-          path,
-          ctx: this.ctx,
-          type,
-          getRawInput: async () => input,
-          signal: undefined,
-          batchIndex: 0,
-        });
+        return call(this.ctx, input);
       },
     });
   }
