@@ -17,9 +17,26 @@ export const logMixin = () => {
   return requestId ? { request_id: requestId, ...ids } : ids;
 };
 
+/**
+ * An error as a log line shows it: type, message, stack and its own fields, but not the database
+ * client that node-postgres attaches to a connection's error (the job worker's pool logs those
+ * under `error`): that is kilobytes of the client's internals on every line of a database outage.
+ */
+export function errorSerializer(value: unknown): unknown {
+  const serialized = pino.stdSerializers.err(value as Error) as unknown;
+  if (serialized === null || typeof serialized !== 'object' || !('client' in serialized)) return serialized;
+  const { client: _client, ...rest } = serialized as Record<string, unknown>;
+  return rest;
+}
+
 /** JSON lines on stdout. */
 export const createLogger = (env: Env, name: string): Logger =>
-  pino({ name, level: env.NODE_ENV === 'test' ? 'warn' : env.LOG_LEVEL, mixin: logMixin });
+  pino({
+    name,
+    level: env.NODE_ENV === 'test' ? 'warn' : env.LOG_LEVEL,
+    mixin: logMixin,
+    serializers: { err: errorSerializer, error: errorSerializer },
+  });
 
 /**
  * What libraries write with console.* (oidc-provider's notices, a deprecation) goes to the log as

@@ -31,8 +31,8 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
   const stop = async (reason: string) => {
     log.info({ reason, deadline_ms: env.SHUTDOWN_TIMEOUT_MS }, 'stopping');
     exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
-    // Ctrl-C in a terminal reaches the embedded PostgreSQL too, which may be gone before this
-    // process has finished: a lost connection while stopping is expected, not a crash.
+    // A database lost while stopping (a failover, a server stopped first) ends what was still
+    // running on it: expected, not a crash.
     const expected = (error: unknown) => log.warn({ err: error }, 'while stopping');
     process.on('unhandledRejection', expected).on('uncaughtException', expected);
     // The app ends its streams, sockets and waiting calls, then in-flight requests; meanwhile the

@@ -19,10 +19,11 @@ afterAll(async () => {
  * Runs what `pnpm start` runs after its build (`start:prod`: the compiled server/dist/main.mjs,
  * built by the global setup) with DATABASE_URL unset.
  */
-function start(env: Record<string, string>) {
+function start(env: Record<string, string>, group = false) {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const run = startScript('start:prod', {
     env: { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env },
+    group,
   });
   children.push(run.child);
   return run;
@@ -80,6 +81,21 @@ describe('pnpm start (compiled)', () => {
     expect(await portOpen(port)).toBe(false);
     expect(await portOpen(webPort)).toBe(false);
     // The build turbo runs first and the start itself wait up to 90 s above: allow them that.
+  }, 120_000);
+
+  it('stops on Ctrl-C in its terminal without an error: the database stops after the processes on it', async () => {
+    const { env, port, pgPort } = await serviceSettings('beckon-start-', dirs);
+    // The job worker's connections (RUN_WORKER, on by default) are open on the database.
+    const run = start(env, true);
+    await waitFor(`http://127.0.0.1:${port}/ready`, Date.now() + 90_000);
+    // A terminal's Ctrl-C: SIGINT to every process of the foreground group, the launcher's children
+    // included. PostgreSQL, in a group of its own, is stopped by the launcher once they are gone.
+    process.kill(-(run.child.pid as number), 'SIGINT');
+    expect(await run.exited).toBe(0);
+    // LOG_LEVEL=warn: a line in the output is a warning or an error (a connection cut under the
+    // worker while it stopped, say).
+    expect(run.output().trim()).toBe('');
+    expect(await portOpen(pgPort)).toBe(false);
   }, 120_000);
 
   it('leaves nothing behind when killed with SIGKILL: the next start on its DATA_DIR takes over', async () => {

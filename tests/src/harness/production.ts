@@ -31,11 +31,20 @@ export function scriptFile(name: string): string {
  * Starts a production script in `cwd` (the repository, or a deployed folder of the same layout:
  * server/ beside web/), with exactly `env` (nothing inherited unless passed).
  */
-export function startScript(name: string, options: { env: NodeJS.ProcessEnv; cwd?: string }) {
+export function startScript(
+  name: string,
+  options: {
+    env: NodeJS.ProcessEnv;
+    cwd?: string;
+    /** In a process group of its own, as a terminal runs a command (a signal to `-pid` reaches all of it). */
+    group?: boolean;
+  },
+) {
   const child = spawn(process.execPath, [scriptFile(name)], {
     cwd: options.cwd ?? REPO_DIR,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group === true,
   });
   const output = collectOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
