@@ -10,7 +10,8 @@ export type Rounds<A, B> = { rounds: Array<{ first: A; second: B; ratio: number 
 /**
  * Two measurements in alternating rounds, and the median of the rounds' ratios: on a shared
  * 2-core machine either figure drifts by ±15 % between runs, so each ratio compares neighbours
- * in time.
+ * in time. `first` is measured first in odd rounds and second in even ones, so a drift within
+ * the run (a growing table, the optimizer still at work) favours neither.
  */
 export async function alternate<A, B>(
   rounds: number,
@@ -20,8 +21,15 @@ export async function alternate<A, B>(
 ): Promise<Rounds<A, B>> {
   const run: Rounds<A, B>['rounds'] = [];
   for (let round = 1; round <= rounds; round++) {
-    const first = await measureFirst(round);
-    const second = await measureSecond(round);
+    let first: A;
+    let second: B;
+    if (round % 2 === 1) {
+      first = await measureFirst(round);
+      second = await measureSecond(round);
+    } else {
+      second = await measureSecond(round);
+      first = await measureFirst(round);
+    }
     run.push({ first, second, ratio: ratio(first, second) });
   }
   return { rounds: run, median: median(run.map((r) => r.ratio)) };

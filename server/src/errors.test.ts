@@ -40,6 +40,19 @@ describe('error mapping', () => {
   });
 });
 
+describe('missing fields', () => {
+  it('are Required, whatever type they expected; a wrong type keeps its message', () => {
+    const result = z
+      .object({ name: z.string(), form: z.object({ id: z.string() }), count: z.number() })
+      .safeParse({ form: {}, count: 'three' });
+    expect(fieldsFromZod(result.error!.issues)).toEqual({
+      name: 'Required',
+      'form.id': 'Required',
+      count: 'Invalid input: expected number, received string',
+    });
+  });
+});
+
 describe('unknown fields', () => {
   it('are named one by one', () => {
     const result = z.strictObject({ title: z.string(), meta: z.strictObject({}) }).safeParse({

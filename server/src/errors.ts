@@ -146,11 +146,18 @@ export function fieldsFromZod(issues: readonly z.core.$ZodIssue[]): Record<strin
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) fields[name([...issue.path, key])] ??= 'unknown field';
     } else {
-      fields[name(issue.path)] ??= issue.message;
+      fields[name(issue.path)] ??= missing(issue) ? 'Required' : issue.message;
     }
   }
   return fields;
 }
+
+/**
+ * A field left out: zod words it by the type it expected ("Invalid input: expected string,
+ * received undefined"); the API says `Required`, as its own checks do.
+ */
+const missing = (issue: z.core.$ZodIssue) =>
+  issue.code === 'invalid_type' && issue.message.endsWith('received undefined');
 
 const isZodError = (e: unknown): e is { issues: z.core.$ZodIssue[] } =>
   e instanceof Error && e.name === 'ZodError' && Array.isArray((e as { issues?: unknown }).issues);

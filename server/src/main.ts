@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { openDatabase } from './database';
 import { ConfigError, loadEnv } from './env';
 import { createLogger, routeConsoleToLog } from './log';
+import { LISTENING } from './processes/deadline';
 import { exitOnStartupFailure } from './processes/startup-failure';
 import { resolveSigningKey } from './signing-key';
 
@@ -57,6 +58,14 @@ async function main() {
   // A child that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once
   // it has run for a minute): one crashed process never takes the others down with it.
   const restarts = new Map<string, number>();
+  // One line once every process listens: where to go, when it answers.
+  const listening = new Set<string>();
+  const ready = () => {
+    log.info(
+      `ready: resource process on http://${env.HOST}:${env.PORT}, authorization process on http://${env.HOST}:${env.AUTH_PORT}`,
+    );
+    if (env.WEB_GATEWAY) log.info(`ready: dashboard and API on ${env.APP_URL}`);
+  };
   const start = (kind: (typeof kinds)[number]) => {
     const startedAt = Date.now();
     const child = fork(processFile(kind), {
@@ -64,6 +73,11 @@ async function main() {
       env: { ...process.env, DATABASE_URL: database.url, OAUTH_SIGNING_KEY: signingKey },
     });
     children.set(kind, child);
+    child.on('message', (message) => {
+      if (message !== LISTENING || listening.has(kind)) return;
+      listening.add(kind);
+      if (listening.size === kinds.length) ready();
+    });
     child.once('exit', (code, signal) => {
       if (stopping) return;
       const failures = Date.now() - startedAt > RESTART_RESET_MS ? 0 : (restarts.get(kind) ?? 0);
@@ -76,10 +90,7 @@ async function main() {
     });
   };
   for (const kind of kinds) start(kind);
-  log.info(
-    `resource process on http://${env.HOST}:${env.PORT}, authorization process on http://${env.HOST}:${env.AUTH_PORT}`,
-  );
-  if (env.WEB_GATEWAY) log.info(`dashboard and API on ${env.APP_URL}`);
+  log.info(`starting: ${kinds.join(', ')}`);
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 }

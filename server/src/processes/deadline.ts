@@ -27,3 +27,11 @@ export function stopOnSignals(stop: (reason: string) => void): void {
   process.once('SIGINT', () => once('SIGINT'));
   if (process.connected) process.once('disconnect', () => once('launcher gone'));
 }
+
+/** What a child tells the launcher that forked it once its port is open (server/src/main.ts). */
+export const LISTENING = 'beckon:listening';
+
+/** Tells the launcher, if one forked this process, that it is listening. */
+export function reportListening(): void {
+  if (process.connected) process.send?.(LISTENING);
+}

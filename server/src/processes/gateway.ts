@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { buildGateway } from '../http/gateway';
 import { createLogger, routeConsoleToLog } from '../log';
 import { startTracing } from '../tracing/tracing';
-import { exitByDeadline, stopOnSignals } from './deadline';
+import { exitByDeadline, reportListening, stopOnSignals } from './deadline';
 import { loadEnvOrExit } from './run';
 import { exitOnStartupFailure } from './startup-failure';
 
@@ -29,6 +29,7 @@ await app
   .catch((error: unknown) =>
     exitOnStartupFailure(log, error, { ...env, GATEWAY_PORT: env.GATEWAY_PORT ?? appPort }),
   );
+reportListening();
 const stop = async () => {
   exitByDeadline(log, env.SHUTDOWN_TIMEOUT_MS);
   await app.close();

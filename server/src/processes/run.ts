@@ -5,7 +5,7 @@ import { type Env, loadEnv } from '../env';
 import { startWorker, type WorkerHandle } from '../jobs/worker';
 import { createLogger, type Logger, routeConsoleToLog } from '../log';
 import { startTracing } from '../tracing/tracing';
-import { exitByDeadline, stopOnSignals } from './deadline';
+import { exitByDeadline, reportListening, stopOnSignals } from './deadline';
 import { exitOnStartupFailure } from './startup-failure';
 
 /**
@@ -27,6 +27,7 @@ export async function runProcess(kind: ProcessKind, given?: Env): Promise<void> 
     exitOnStartupFailure(log, error, env),
   );
   log.info({ kind }, 'started');
+  reportListening();
 
   const stop = async (reason: string) => {
     log.info({ reason, deadline_ms: env.SHUTDOWN_TIMEOUT_MS }, 'stopping');

@@ -141,9 +141,30 @@ describe('POST /mcp: error responses name the request id', () => {
     expect(badTask.body).toMatchObject({ id: 10, error: { code: -32602 } });
   });
 
-  it('and only an unreadable body is answered with id null', async () => {
+  it('and only an unreadable body is answered with id null, as a JSON-RPC error', async () => {
     const unreadable = await post('{"jsonrpc":"2.0","id":5,', {});
     expect(unreadable.status).toBe(400);
-    expect(unreadable.body?.id ?? null).toBeNull();
+    expect(unreadable.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, data: { fields: { body: 'malformed JSON' } } },
+    });
+    const empty = await post('', {});
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ id: null, error: { code: -32700 } });
+    const notJson = await post('ping', { 'content-type': 'text/plain' });
+    expect(notJson.status).toBe(415);
+    expect(notJson.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
+    const tooLarge = await post({ ...ping, params: { padding: 'x'.repeat(1024 * 1024) } });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
+    // REST keeps its own body for the same mistake.
+    const rest = await fetch(`${server.resource.baseUrl}/api/items`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"title":',
+    });
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({ fields: { body: 'malformed JSON' } });
   });
 });

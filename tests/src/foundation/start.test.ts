@@ -53,11 +53,14 @@ const portOpen = (port: number) =>
 describe('pnpm start (compiled)', () => {
   it('runs both processes and the gateway on the embedded database and stops everything on SIGTERM', async () => {
     const { env, port, authPort, pgPort, webPort } = await serviceSettings('beckon-start-', dirs);
-    const run = start(env);
+    const run = start({ ...env, LOG_LEVEL: 'info' });
     const deadline = Date.now() + 90_000;
-    const resource = await waitFor(`http://127.0.0.1:${port}/health`, deadline);
-    expect(await resource.text()).toBe('ok');
-    expect(await (await waitFor(`http://127.0.0.1:${authPort}/health`, deadline)).text()).toBe('ok');
+    // Its one line saying where to go comes once every process listens: each answers at once.
+    const readyLine = `ready: dashboard and API on http://127.0.0.1:${webPort}`;
+    expect(await eventually(async () => run.output().includes(readyLine), 90_000)).toBe(true);
+    expect(await (await fetch(`http://127.0.0.1:${port}/health`)).text()).toBe('ok');
+    expect(await (await fetch(`http://127.0.0.1:${authPort}/health`)).text()).toBe('ok');
+    expect((await fetch(`http://127.0.0.1:${webPort}/health`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${authPort}/ready`)).status).toBe(200);
     expect(await portOpen(pgPort)).toBe(true);

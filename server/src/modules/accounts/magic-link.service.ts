@@ -38,11 +38,15 @@ export async function requestMagicLink(
     insert into magic_link_tokens (id, token_hash, email, org_id, created_at, expires_at)
     select ${uuidv7()}, ${hashToken(token)}, ${email},
            (select id from organizations where id = ${input.org_id ?? null}::uuid), ${now}, ${expiresAt}`;
+  const link = `${linkBase}/verify?token=${encodeURIComponent(token)}`;
   if (!deps.mailer.configured) {
-    deps.log.info({ email, token }, 'magic link token (development mode: SMTP_HOST is unset)');
+    // The link to open, since nothing is mailed; the answer carries its token.
+    deps.log.info(
+      { email, token, link },
+      'sign-in link (development mode: SMTP_HOST is unset, nothing is mailed)',
+    );
     return { message: MESSAGE, token };
   }
-  const link = `${linkBase}/verify?token=${encodeURIComponent(token)}`;
   await deps.mailer.send({
     to: email,
     subject: 'Your Beckon sign-in link',
