@@ -19,6 +19,7 @@ export default defineConfig({
     gateway: 'src/processes/gateway.ts',
     worker: 'src/worker-main.ts',
     migrate: 'src/cli/migrate.ts',
+    'org-plan': 'src/cli/org-plan.ts',
   },
   format: ['esm'],
   platform: 'node',

@@ -27,6 +27,21 @@ export type AppOptions = { name: 'resource' | 'auth' };
 /** Routes that answer without the database (or say that it is down). */
 const OPERATIONS = new Set(['/health', '/ready', '/metrics']);
 
+/**
+ * Where the other process serves a path that this one does not: a request sent to the wrong port
+ * (both are on the README's first page) is told where to go instead of a bare 404.
+ */
+function servedElsewhere(env: Deps['env'], name: AppOptions['name']) {
+  const [prefixes, base, other] =
+    name === 'resource'
+      ? [['/auth/', '/oauth/'], env.ISSUER_URL, 'authorization']
+      : [['/api/', '/trpc/', '/mcp', '/webhooks/'], env.RESOURCE_URL, 'resource'];
+  return (path: string) =>
+    prefixes.some((prefix) => path.startsWith(prefix))
+      ? `${path} is served by the ${other} process: ${new URL(path, base)}`
+      : undefined;
+}
+
 /** A Fastify app with what both processes share: logging, errors, /health, /ready, /metrics. */
 export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance {
   const app = Fastify({
@@ -65,7 +80,7 @@ export function createBaseApp(deps: Deps, options: AppOptions): FastifyInstance 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
-  registerErrorHandling(app, BODY_LIMIT);
+  registerErrorHandling(app, BODY_LIMIT, servedElsewhere(deps.env, options.name));
   // Every answer is what its Content-Type says (JSON, never sniffed as HTML or script), those
   // written past Fastify included (MCP, the authorization server): set on the raw response first.
   app.addHook('onRequest', (_request, reply, done) => {

@@ -37,7 +37,12 @@ function sendJsonRpcRefusal(reply: FastifyReply, error: AppError, unparsable: bo
  * route) and those the procedures throw behind the REST routes; POST /mcp's unreadable bodies as
  * JSON-RPC errors.
  */
-export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  bodyLimit: number,
+  /** Where a path this process does not serve is served, for the 404's `hint` (wrong port). */
+  servedElsewhere: (path: string) => string | undefined = () => undefined,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const malformed = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
     const appError = malformed
@@ -57,5 +62,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
       return sendJsonRpcRefusal(reply, appError, unparsable);
     return sendAppError(reply, appError);
   });
-  app.setNotFoundHandler((_request, reply) => sendAppError(reply, AppError.notFound()));
+  app.setNotFoundHandler((request, reply) => {
+    const hint = servedElsewhere(request.url.split('?', 1)[0] ?? '');
+    sendAppError(reply, hint ? AppError.of('not_found', 'not found', { hint }) : AppError.notFound());
+  });
 }

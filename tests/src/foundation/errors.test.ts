@@ -108,6 +108,23 @@ describe('REST error bodies', () => {
     }
   });
 
+  it('404 naming the other process for a path sent to the wrong port', async () => {
+    const env = server.deps.env;
+    const atResource = await server.resource.post('/auth/magic-link', { email: 'me@example.com' });
+    expect(atResource.status).toBe(404);
+    expect(atResource.body).toEqual({
+      error: 'not found',
+      code: 'not_found',
+      hint: `/auth/magic-link is served by the authorization process: ${new URL('/auth/magic-link', env.ISSUER_URL)}`,
+    });
+    const atAuth = await server.auth.get('/api/items?limit=1');
+    expect(atAuth.status).toBe(404);
+    expect(atAuth.body).toMatchObject({
+      code: 'not_found',
+      hint: `/api/items is served by the resource process: ${new URL('/api/items', env.RESOURCE_URL)}`,
+    });
+  });
+
   it.each([402, 409, 410, 422, 429])('%i with its exact body', async (status) => {
     const res = await server.resource.post(`/api/probe/fail/${status}`, {});
     expect(res.status).toBe(status);

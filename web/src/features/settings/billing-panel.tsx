@@ -61,7 +61,10 @@ export function BillingPanel() {
         <Notice tone="success">Thank you. The plan changes as soon as the payment is confirmed.</Notice>
       )}
       {unconfigured ? (
-        <Notice>Billing is not configured on this server: every organization stays on Free.</Notice>
+        <Notice>
+          Billing is not configured on this server: its operator puts organizations on a plan (
+          <code>pnpm org:plan</code>).
+        </Notice>
       ) : subscription.isError ? (
         <ErrorNotice error={subscription.error} />
       ) : subscription.data ? (
