@@ -9,13 +9,14 @@ const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', requir
 /** The item every creation scenario creates (POST /api/items, and MCP's notify in mcp.ts). */
 export const NEW_ITEM = { title: 'Deploy to production?', message: 'The canary is green.', tags: ['deploy'] };
 
-/** POST /api/items at `connections`. */
+/** POST /api/items at `connections` (at `rate` a second in all, when given). */
 export function createItems(
   url: string,
   token: string,
   seconds: number,
   connections = 50,
   round?: number,
+  rate?: number,
 ): Promise<Figures> {
   return load(`POST /api/items (${connections} connections${round ? `, round ${round}` : ''})`, {
     url: `${url}/api/items`,
@@ -24,6 +25,7 @@ export function createItems(
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(NEW_ITEM),
+    rate,
   });
 }
 

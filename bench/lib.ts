@@ -32,22 +32,35 @@ const freePort = () =>
   });
 
 /** A fresh embedded PostgreSQL with the schema, for one benchmark run. */
-export async function benchDatabase() {
+export async function benchDatabase(
+  /**
+   * `spaced` (the default): a checkpoint every 30 minutes or past 4 GB of WAL, so that none falls
+   * inside a scenario's rounds. At PostgreSQL's default max_wal_size, creation's WAL asks for one
+   * about every 100 s, and the minute after it runs ~20 % slower (docs/benchmarks.md): rounds
+   * before and after one are not comparable. `default`: PostgreSQL's own (`sustained`, which
+   * measures a server as it runs).
+   */
+  checkpoints: 'spaced' | 'default' = 'spaced',
+) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'beckon-bench-'));
   // BENCH_PG_STATEMENTS=1: statement statistics, reported by the scenarios that sample where their time goes.
-  const settings = process.env.BENCH_PG_STATEMENTS
-    ? {
-        shared_preload_libraries: 'pg_stat_statements',
-        'pg_stat_statements.track': 'all',
-        'pg_stat_statements.track_planning': 'on',
-      }
-    : undefined;
+  const statements = Boolean(process.env.BENCH_PG_STATEMENTS);
+  const settings = {
+    ...(statements
+      ? {
+          shared_preload_libraries: 'pg_stat_statements',
+          'pg_stat_statements.track': 'all',
+          'pg_stat_statements.track_planning': 'on',
+        }
+      : {}),
+    ...(checkpoints === 'spaced' ? { max_wal_size: '4GB', checkpoint_timeout: '30min' } : {}),
+  };
   const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), settings });
   await ensureDatabase(pg.url, 'beckon');
   const url = withDatabase(pg.url, 'beckon');
   await migrateAll(url);
   const { sql, end } = createDb(url, { max: 4, applicationName: 'beckon-bench' });
-  if (settings) await sql`create extension if not exists pg_stat_statements`;
+  if (statements) await sql`create extension if not exists pg_stat_statements`;
   const others: Array<() => Promise<void>> = [];
   return {
     url,
@@ -225,6 +238,8 @@ export async function load(
     headers?: Record<string, string>;
     method?: 'GET' | 'POST';
     body?: string;
+    /** Requests a second over all connections (an offered load); unset: as fast as answered. */
+    rate?: number;
   },
 ): Promise<Figures> {
   const result = await autocannon({
@@ -234,6 +249,7 @@ export async function load(
     headers: options.headers,
     method: options.method ?? 'GET',
     body: options.body,
+    ...(options.rate ? { overallRate: options.rate } : {}),
   });
   return {
     name,

@@ -1,6 +1,7 @@
 import { createItems, NEW_ITEM } from './items';
 import { type Figures, load } from './lib';
 import { alternate, median, type Rounds, warmUp } from './rounds';
+import { measuringCpu } from './where-time-goes';
 
 const MCP_HEADERS = (key: string, protocol = '2025-03-26') => ({
   authorization: `Bearer ${key}`,
@@ -19,6 +20,7 @@ export function mcpNotify(
   connections = 50,
   round?: number,
   protocol = '2025-03-26',
+  rate?: number,
 ) {
   return load(
     `MCP ${protocol} service.notify (${connections} connections${round ? `, round ${round}` : ''})`,
@@ -32,6 +34,7 @@ export function mcpNotify(
         name: 'service.notify',
         arguments: NEW_ITEM,
       }),
+      rate,
     },
   );
 }
@@ -106,6 +109,37 @@ export async function notifyAgainstRest(
     (round) => mcpNotify(url, key, seconds, 50, round),
     (rest, mcp) => mcp.rps / rest.rps,
   );
+}
+
+/** BENCH_MCP_RATE (default 500): the offered load a second at which the CPU of a call is compared. */
+const EQUAL_RATE = Number(process.env.BENCH_MCP_RATE ?? 500);
+
+/**
+ * The resource process's CPU a call, MCP's notify over REST's creation, at one offered load below
+ * saturation, in alternating rounds: what each path does for a call (the JSON-RPC envelope and the
+ * tool's check against REST's route), without the throughput's spread. A note for the report.
+ */
+export async function cpuAtEqualLoad(
+  url: string,
+  key: string,
+  pid: number | undefined,
+  rounds: number,
+  seconds: number,
+) {
+  const perCall = async (run: () => Promise<Figures>) => {
+    const used = new Map<string, number>();
+    const figures = await measuringCpu(pid, used, run);
+    return (used.get('server') ?? 0) / Math.max(1, figures.requests ?? 0);
+  };
+  const cpu = await alternate(
+    rounds,
+    () => perCall(() => createItems(url, key, seconds, 50, undefined, EQUAL_RATE)),
+    () => perCall(() => mcpNotify(url, key, seconds, 50, undefined, undefined, EQUAL_RATE)),
+    (rest, mcp) => mcp / rest,
+  );
+  const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+  const each = cpu.rounds.map((r) => `${r.first.toFixed(3)} / ${r.second.toFixed(3)} ms`).join(', ');
+  return `MCP notify / POST /api/items, the server's CPU a call at ${EQUAL_RATE} a second, median of ${rounds} rounds: ${percent(cpu.median)} (rounds ${cpu.rounds.map((r) => percent(r.ratio)).join(', ')}; REST / MCP ${each})`;
 }
 
 const FORM = { id: 'f', fields: [{ id: 'ok', type: 'yesno', label: 'OK?', required: true }] };

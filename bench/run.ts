@@ -1,12 +1,11 @@
 // `pnpm bench [foundation|items|create|list|callbacks|agents|mcp|waiting|web|gate|tracing|sustained|compare <commit>]`: bounded load on loopback against real
-// processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the two ratios
-// (foundation, creation) are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`:
-// BENCH_WAITING_STREAMS (default 50,000) agents hold /mcp/sse open on one resource process, wait
-// BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of them are answered. `tracing` (only when named):
-// creation with tracing off and on (to a local OTLP sink) and, given BENCH_BEFORE=<commit>, before it.
-// `sustained` (only when named): creations, answers, deliveries and 10,000 open streams together for
-// `--minutes` (default 10); writes its figures into docs/benchmarks.md. BENCH_CPU_PROF, BENCH_HEAP_PROF, BENCH_PERF,
-// BENCH_PG_STATEMENTS, BENCH_PLAN, BENCH_WARMUP_SECONDS and BENCH_NODE_FLAGS: see docs/benchmarks.md.
+// processes and a fresh embedded database. BENCH_SECONDS (default 10) sets the length of each scenario; the ratios
+// are medians of BENCH_ROUNDS (default 3) alternating rounds of half that. `waiting`: BENCH_WAITING_STREAMS (default
+// 50,000) agents hold /mcp/sse open on one resource process, wait BENCH_WAITING_IDLE_SECONDS (default 60), then 400 of
+// them are answered. `tracing` (only when named): creation with tracing off and on (to a local OTLP sink) and, given
+// BENCH_BEFORE=<commit>, before it. `sustained` (only when named): creations, answers, deliveries and 10,000 open
+// streams together for `--minutes` (default 10); writes its figures into docs/benchmarks.md. The other BENCH_*
+// settings (CPU_PROF, HEAP_PROF, PERF, PG_STATEMENTS, PLAN, WARMUP_SECONDS, NODE_FLAGS, MCP_RATE): docs/benchmarks.md.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -25,7 +24,7 @@ import {
   startResourceProcess,
   table,
 } from './lib';
-import { mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
+import { cpuAtEqualLoad, mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate, median, warmUp } from './rounds';
 import { sustainedLoad } from './sustained';
@@ -50,7 +49,7 @@ if (only === 'compare') {
   for (const line of await compare(process.argv[3], process.argv.slice(4))) console.log(line);
   process.exit(0);
 }
-const database = await benchDatabase();
+const database = await benchDatabase(only === 'sustained' ? 'default' : 'spaced');
 if (only === 'sustained') {
   try {
     const tables = await sustained();
@@ -185,6 +184,7 @@ try {
     }
     notes.push(
       `MCP notify / POST /api/items, median of ${rounds} rounds: ${percent(notify.median)} (target >= 100 %)`,
+      await cpuAtEqualLoad(server.url, agent, server.pid, rounds, roundSeconds),
     );
     const revisions = await notifyRevisions(server.url, agent, rounds, roundSeconds);
     for (const { rest, older, modern } of revisions.rounds) results.push(rest, older, modern);
