@@ -13,7 +13,7 @@ import {
   startResourceProcess,
 } from './lib';
 import { mcpNotify } from './mcp';
-import { median, warmUp } from './rounds';
+import { median, percent, warmUp } from './rounds';
 import { measuringCpu } from './where-time-goes';
 
 /**
@@ -59,7 +59,6 @@ const rps = (figures: Figures) => {
     );
   return { rate: figures.rps, count: figures.requests ?? 0 };
 };
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const GROUPS = ['server', 'postgres'] as const;
 type Cpu = Record<(typeof GROUPS)[number], number>;
 

@@ -1,6 +1,6 @@
 import { createItems, NEW_ITEM } from './items';
 import { type Figures, load } from './lib';
-import { alternate, median, type Rounds, warmUp } from './rounds';
+import { alternate, median, percent, type Rounds, warmUp } from './rounds';
 import { measuringCpu } from './where-time-goes';
 
 const MCP_HEADERS = (key: string, protocol = '2025-03-26') => ({
@@ -137,7 +137,6 @@ export async function cpuAtEqualLoad(
     () => perCall(() => mcpNotify(url, key, seconds, 50, undefined, undefined, EQUAL_RATE)),
     (rest, mcp) => mcp / rest,
   );
-  const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
   const each = cpu.rounds.map((r) => `${r.first.toFixed(3)} / ${r.second.toFixed(3)} ms`).join(', ');
   return `MCP notify / POST /api/items, the server's CPU a call at ${EQUAL_RATE} a second, median of ${rounds} rounds: ${percent(cpu.median)} (rounds ${cpu.rounds.map((r) => percent(r.ratio)).join(', ')}; REST / MCP ${each})`;
 }

@@ -5,6 +5,9 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** A ratio as a percentage with one decimal: `0.974` → `97.4 %`. */
+export const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
+
 export type Rounds<A, B> = { rounds: Array<{ first: A; second: B; ratio: number }>; median: number };
 
 /**

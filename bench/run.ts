@@ -26,7 +26,7 @@ import {
 } from './lib';
 import { cpuAtEqualLoad, mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
 import { pgbenchInit, pgbenchTps } from './pgbench';
-import { alternate, median, warmUp } from './rounds';
+import { alternate, median, percent, warmUp } from './rounds';
 import { sustainedLoad } from './sustained';
 import { runContext, sustainedTables, writeSustainedFigures } from './sustained-report';
 import { tracingCost, tracingNotes } from './tracing';
@@ -39,7 +39,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Open /mcp/sse streams while items are answered (`agents`). */
 const AGENT_STREAMS = 200;
 const roundSeconds = Math.max(1, Math.round(seconds / 2));
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const only = process.argv[2];
 if (only === 'web' || only === 'gate') {
   for (const line of only === 'web' ? dashboardBundle() : gateDecisions()) console.log(line);

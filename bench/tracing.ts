@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { checkout } from './compare';
 import { createItems } from './items';
 import { type Figures, SERVER_ENV, startResourceProcess } from './lib';
-import { median } from './rounds';
+import { median, percent } from './rounds';
 
 /** An OTLP/HTTP endpoint that accepts every export and keeps nothing: the collector's cost is not ours. */
 async function otlpSink() {
@@ -102,8 +102,6 @@ export async function tracingCost(databaseUrl: string, token: string, rounds: nu
     await sink.close();
   }
 }
-
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
 /** The medians against the first variant (before tracing, else tracing off), then each round. */
 export function tracingNotes(cost: Awaited<ReturnType<typeof tracingCost>>, rounds: number): string[] {
