@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factories, type HttpClient, startTestServer, type TestServer } from '../harness';
-import { finishedRun } from '../harness/child-output';
-import { scriptFile } from '../harness/production';
-
-const REPO_DIR = fileURLToPath(new URL('../../..', import.meta.url));
+import { startScript } from '../harness/production';
 
 let server: TestServer;
 let f: Factories;
@@ -17,22 +13,20 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** `pnpm org:plan <args>` as an operator runs it: the compiled script, on this suite's database. */
-function orgPlan(args: string[], env: Record<string, string> = {}) {
+async function orgPlan(args: string[], env: Record<string, string> = {}) {
   const { PAYMENT_SECRET_KEY: _key, ...inherited } = process.env;
-  const child = spawn(process.execPath, [scriptFile('org:plan'), ...args], {
-    cwd: REPO_DIR,
+  const run = startScript('org:plan', {
     env: { ...inherited, DATABASE_URL: server.database.url, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    args,
   });
-  return finishedRun(child);
+  // 'close': once its output is read to the end too.
+  const [code] = await once(run.child, 'close');
+  return { code, output: run.output() };
 }
 
 async function owner(personal = false) {
-  const org = await f.org({ personal });
-  const user = await f.user();
-  await f.member(org.id, user.id, 'owner');
-  const session = await f.session(user.id, org.id);
-  return { org, api: server.resource.as(session.token) };
+  const { org, token } = await f.account('owner', { personal });
+  return { org, api: server.resource.as(token) };
 }
 
 const createAgent = (api: HttpClient, name: string) => api.post('/api/admin/agents', { name });
@@ -44,7 +38,7 @@ describe('pnpm org:plan (a server without a payment provider)', () => {
     expect((await createAgent(api, 'second')).status).toBe(402);
 
     const run = await orgPlan([org.slug, 'team']);
-    expect(run, run.stderr).toMatchObject({ code: 0, stdout: `${org.slug} is on team\n` });
+    expect(run, run.output).toEqual({ code: 0, output: `${org.slug} is on team\n` });
     const usage = await api.get<{ plan: { code: string }; subscription: { status: string } }>(
       '/api/admin/usage',
     );
@@ -67,19 +61,19 @@ describe('pnpm org:plan (a server without a payment provider)', () => {
     const { org: personal, api } = await owner(true);
     const refused = await orgPlan([personal.slug, 'enterprise']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${personal.slug} is a personal workspace: it stays on Free`);
+    expect(refused.output).toContain(`${personal.slug} is a personal workspace: it stays on Free`);
     expect((await api.get<{ plan: { code: string } }>('/api/admin/usage')).body.plan.code).toBe('free');
 
     const unknown = await orgPlan(['no-such-org', 'team']);
-    expect(unknown).toMatchObject({ code: 1, stderr: 'no organization with the slug or id no-such-org\n' });
+    expect(unknown).toEqual({ code: 1, output: 'no organization with the slug or id no-such-org\n' });
     const { org } = await owner();
-    expect(await orgPlan([org.slug, 'platinum'])).toMatchObject({
+    expect(await orgPlan([org.slug, 'platinum'])).toEqual({
       code: 1,
-      stderr: 'no plan platinum: free, team or enterprise\n',
+      output: 'no plan platinum: free, team or enterprise\n',
     });
     const billed = await orgPlan([org.slug, 'team'], { PAYMENT_SECRET_KEY: 'sk_test_beckon' });
     expect(billed.code).toBe(1);
-    expect(billed.stderr).toContain('billing is configured (PAYMENT_SECRET_KEY)');
+    expect(billed.output).toContain('billing is configured (PAYMENT_SECRET_KEY)');
     expect((await orgPlan([org.slug])).code).toBe(2);
     const [plan] = await server.database.sql<{ code: string }[]>`
       select p.code from subscriptions s join plans p on p.id = s.plan_id where s.org_id = ${org.id}`;

@@ -107,8 +107,8 @@ export class Factories {
   }
 
   /** An organization with one member of the given role, signed in. */
-  async account(role: SystemRole = 'owner') {
-    const org = await this.org();
+  async account(role: SystemRole = 'owner', options: { personal?: boolean } = {}) {
+    const org = await this.org(options);
     const user = await this.user();
     await this.member(org.id, user.id, role);
     const session = await this.session(user.id, org.id);

@@ -38,9 +38,11 @@ export function startScript(
     cwd?: string;
     /** In a process group of its own, as a terminal runs a command (a signal to `-pid` reaches all of it). */
     group?: boolean;
+    /** What follows the script's name (`pnpm org:plan acme team`). */
+    args?: string[];
   },
 ) {
-  const child = spawn(process.execPath, [scriptFile(name)], {
+  const child = spawn(process.execPath, [scriptFile(name), ...(options.args ?? [])], {
     cwd: options.cwd ?? REPO_DIR,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
