@@ -25,14 +25,14 @@ import {
   table,
 } from './lib';
 import { cpuAtEqualLoad, mcpNotify, notifyAgainstRest, notifyRevisions, openTasks, pollTasks } from './mcp';
-import { pgbenchInit, pgbenchTps } from './pgbench';
+import { creationCostAgainstPgbench, creationCpuAlone, pgbenchInit, pgbenchTps } from './pgbench';
 import { alternate, median, percent, warmUp } from './rounds';
 import { sustainedLoad } from './sustained';
 import { runContext, sustainedTables, writeSustainedFigures } from './sustained-report';
 import { tracingCost, tracingNotes } from './tracing';
 import { raiseOpenFiles, waitingAgents } from './waiting-agents';
 import { dashboardBundle } from './web';
-import { measuringCpu, timeSampler } from './where-time-goes';
+import { timeSampler } from './where-time-goes';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -122,7 +122,8 @@ try {
       notes.push(
         `item creation / pgbench, median of ${rounds} rounds: ${percent(creation.median)} (target >= 65 %)`,
         ...(await sampler.report('item creation')),
-        await creationCpuAlone(server, token),
+        await creationCpuAlone(server, token, roundSeconds),
+        ...(await creationCostAgainstPgbench(server, token, database.url, rounds, roundSeconds)),
       );
     }
     if (only !== 'create') results.push(await answerItems(database.sql, orgId, server.url, token, seconds));
@@ -229,13 +230,6 @@ try {
  * own sequencer run, commit and wake-ups, which fifty connections share (their figure is the CPU
  * in cores above over the rate of the rounds).
  */
-async function creationCpuAlone(server: { url: string; pid?: number }, token: string) {
-  const used = new Map<string, number>();
-  const alone = await measuringCpu(server.pid, used, () => createItems(server.url, token, roundSeconds, 1));
-  const ms = (group: string) => ((used.get(group) ?? 0) / (alone.requests || 1)).toFixed(2);
-  return `item creation at 1 connection: ${alone.rps}/s, CPU a creation: server ${ms('server')} ms, postgres ${ms('postgres')} ms`;
-}
-
 /** `sustained [--minutes N] [--streams N] [--rate N]`: the mixed load held for minutes (bench/sustained.ts). */
 async function sustained(): Promise<string> {
   const { values } = parseArgs({

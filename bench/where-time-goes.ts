@@ -10,9 +10,11 @@ const groupOf = (pid: number, comm: string, serverPid: number | undefined) =>
       ? 'load generator'
       : comm === 'postgres'
         ? 'postgres'
-        : 'other';
+        : comm === 'pgbench'
+          ? 'pgbench'
+          : 'other';
 
-/** CPU ticks (1/100 s) used so far by each group of live processes, from /proc. */
+/** CPU ticks (1/100 s) used so far by each group of processes, from /proc. */
 function cpuTicks(serverPid: number | undefined) {
   const used = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
@@ -23,6 +25,11 @@ function cpuTicks(serverPid: number | undefined) {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const group = groupOf(Number(entry), comm, serverPid);
       used.set(group, (used.get(group) ?? 0) + Number(fields[11]) + Number(fields[12]));
+      // Processes that ended are in their parent's time of children: PostgreSQL's sessions (pgbench's,
+      // when it stops) and this process's pgbench runs.
+      const ended = Number(fields[13]) + Number(fields[14]);
+      const parent = comm === 'postgres' ? group : group === 'load generator' ? 'pgbench' : null;
+      if (parent) used.set(parent, (used.get(parent) ?? 0) + ended);
     } catch {
       // The process ended while being read.
     }
@@ -32,7 +39,7 @@ function cpuTicks(serverPid: number | undefined) {
 
 /**
  * Runs `run` and adds the milliseconds of CPU each group of processes used meanwhile to `used`
- * (the group names of groupOf: server, postgres, load generator, other).
+ * (the group names of groupOf: server, postgres, load generator, pgbench, other).
  */
 export async function measuringCpu<T>(
   serverPid: number | undefined,
