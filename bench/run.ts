@@ -5,7 +5,7 @@
 // them are answered. `tracing` (only when named): creation with tracing off and on (to a local OTLP sink) and, given
 // BENCH_BEFORE=<commit>, before it. `sustained` (only when named): creations, answers, deliveries and 10,000 open
 // streams together for `--minutes` (default 10); writes its figures into docs/benchmarks.md. The other BENCH_*
-// settings (CPU_PROF, HEAP_PROF, PERF, PG_STATEMENTS, PLAN, WARMUP_SECONDS, NODE_FLAGS, MCP_RATE): docs/benchmarks.md.
+// settings (CPU_PROF, HEAP_PROF, PERF, PG_STATEMENTS, PLAN, WARMUP_SECONDS, NODE_FLAGS, MCP_RATE, CREATE_RATE): docs/benchmarks.md.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
