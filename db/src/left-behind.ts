@@ -1,6 +1,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/** The embedded database's directory belongs to another Beckon that is running. */
+export class DataDirInUse extends Error {
+  override name = 'DataDirInUse';
+  readonly code = 'DATA_DIR_IN_USE';
+  constructor(databaseDir: string, owner: number) {
+    super(
+      `${databaseDir} is in use by the Beckon running as process ${owner}: stop it first, or give this one another DATA_DIR`,
+    );
+  }
+}
+
 /**
  * Makes this process the owner of the embedded PostgreSQL on `databaseDir`. A server still running
  * there whose parent is not the process recorded as its owner was left behind by an owner that
@@ -13,11 +24,7 @@ export async function claimDatabaseDir(databaseDir: string, log: (line: string) 
   const server = await runningServer(databaseDir);
   if (server) {
     const owner = Number((await readFile(ownerFile, 'utf8').catch(() => '')).trim());
-    if (server.parent === owner) {
-      throw new Error(
-        `${databaseDir} is in use by the Beckon running as process ${owner}: stop it first, or give this one another DATA_DIR`,
-      );
-    }
+    if (server.parent === owner) throw new DataDirInUse(databaseDir, owner);
     log(
       `stopping the PostgreSQL (process ${server.pid}) left running on ${databaseDir} by a stopped launcher`,
     );

@@ -2,7 +2,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { uuidv7 } from 'uuidv7';
 import type { z } from 'zod';
 import type { DeliveryJob } from '../delivery/delivery-job';
-import { type OutboundResult, postJson } from '../delivery/outbound';
+import { type OutboundResult, postJson, REFUSED_DESTINATION } from '../delivery/outbound';
 import { signDelivery } from '../delivery/sign';
 import { SLOW_HOST_ERROR } from '../delivery/slow-hosts';
 import type { Deps } from '../deps';
@@ -41,6 +41,9 @@ export async function alreadyAttempted(
 
 const hostOf = (url: string) => URL.parse(url)?.host ?? null;
 
+export const PRIVATE_DESTINATION_HINT =
+  'ALLOW_PRIVATE_DESTINATIONS=true lets deliveries reach private and loopback addresses (development and tests only)';
+
 /** A failed attempt, for the operator: which item, which host, why, and whether it is retried. */
 function logFailure(deps: Deps, job: DeliveryJob, kind: string, result: OutboundResult, retry: boolean) {
   deps.log.warn(
@@ -53,6 +56,8 @@ function logFailure(deps: Deps, job: DeliveryJob, kind: string, result: Outbound
       status: result.status,
       reason: result.error ?? `answered ${result.status}`,
       retry,
+      // The operator may be the one who meant it (a receiver on this machine, in development).
+      ...(result.error === REFUSED_DESTINATION ? { hint: PRIVATE_DESTINATION_HINT } : {}),
     },
     retry ? 'delivery failed; retrying' : 'delivery failed; giving up',
   );

@@ -1,3 +1,4 @@
+import { DataDirInUse } from '@beckon/db';
 import type { Env } from '../env';
 import { ConfigError } from '../env';
 import type { Logger } from '../log';
@@ -59,6 +60,7 @@ export function startupProblem(
     const why = code === 'EADDRINUSE' ? 'is in use by another process' : 'may not be opened by this user';
     return { setting, message: `cannot listen: port ${port} ${why}. Check ${setting} (or HOST)` };
   }
+  if (error instanceof DataDirInUse) return { setting: 'DATA_DIR', message: error.message };
   if ((code === 'EACCES' || code === 'EROFS' || code === 'ENOSPC') && found?.path) {
     return { setting: 'DATA_DIR', message: `cannot write ${found.path} (${code}). Check DATA_DIR` };
   }

@@ -1,4 +1,5 @@
 import { buildResourceApp } from '@beckon/server/http/resource';
+import { PRIVATE_DESTINATION_HINT } from '@beckon/server/jobs/deliver';
 import { startWorker, type WorkerHandle } from '@beckon/server/jobs/worker';
 import { logMixin } from '@beckon/server/log';
 import type { FastifyInstance } from 'fastify';
@@ -81,6 +82,38 @@ describe('operators can follow a request and a delivery', () => {
       ).toBeGreaterThan(0);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('a callback refused for its private address: the warn line names the setting that allows it', async () => {
+    const strict = await startTestServer({ env: { ALLOW_PRIVATE_DESTINATIONS: 'false' } });
+    const strictLines: Record<string, unknown>[] = [];
+    const strictLog = pino(
+      { level: 'info' },
+      { write: (line: string) => strictLines.push(JSON.parse(line)) },
+    );
+    const strictWorker = await startWorker({ ...strict.deps, log: strictLog }, strict.database.url);
+    const receiver = await startReceiver(() => 200);
+    try {
+      const account = await new Factories(strict.database.db).account('owner');
+      const client = strict.resource.as(account.token);
+      const item = (
+        await client.post<{ id: string }>('/api/items', { title: 'Local', callback_url: receiver.url })
+      ).body;
+      await client.post(`/api/items/${item.id}/dismiss`);
+      const failure = () => strictLines.find((line) => line.msg === 'delivery failed; giving up');
+      await until(() => failure() !== undefined, 'the warn line');
+      expect(failure()).toMatchObject({
+        item_id: item.id,
+        reason: 'destination not allowed: private or reserved address',
+        retry: false,
+        hint: PRIVATE_DESTINATION_HINT,
+      });
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      await strictWorker.stop();
+      await strict.close();
     }
   });
 

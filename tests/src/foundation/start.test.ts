@@ -118,9 +118,18 @@ describe('pnpm start (compiled)', () => {
     expect((await waitFor(`http://127.0.0.1:${port}/ready`, deadline)).status).toBe(200);
     await waitFor(`http://127.0.0.1:${authPort}/ready`, deadline);
     // While it runs, a third start on the same DATA_DIR is refused, naming the one that holds it.
+    // One line naming DATA_DIR, no stack trace: the same for `pnpm db:migrate`.
+    const inUse = `is in use by the Beckon running as process ${second.child.pid}: stop it first`;
     const third = start(env);
     expect(await third.exited).toBe(1);
-    expect(third.output()).toContain(`is in use by the Beckon running as process ${second.child.pid}`);
+    expect(third.output()).toContain(inUse);
+    expect(third.output()).toContain('"setting":"DATA_DIR"');
+    expect(third.output()).not.toContain('    at ');
+    const { DATABASE_URL: _unset, ...inherited } = process.env;
+    const migrate = startScript('db:migrate', { env: { ...inherited, ...env } });
+    expect(await migrate.exited).toBe(1);
+    expect(migrate.output().trim()).toMatch(new RegExp(`^\\S+ ${inUse}`));
+    expect(migrate.output()).not.toContain('    at ');
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
