@@ -32,6 +32,23 @@ describe('configuration', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it("points the processes' own addresses at their ports unless they are given", () => {
+    const env = loadEnv({ PORT: '27010', AUTH_PORT: '27011' });
+    expect(env.RESOURCE_URL).toBe('http://localhost:27010');
+    expect(env.ISSUER_URL).toBe('http://localhost:27011');
+    const given = loadEnv({ PORT: '27010', RESOURCE_URL: 'https://api.example.com', ISSUER_URL: '' });
+    expect(given.RESOURCE_URL).toBe('https://api.example.com');
+    expect(given.ISSUER_URL).toBe('http://localhost:3001');
+  });
+
+  it('refuses an address without its http:// or https://', () => {
+    // `localhost:27012` parses as a URL of scheme `localhost:`, which no browser opens.
+    expect(() => loadEnv({ APP_URL: 'localhost:27012' })).toThrow(
+      /APP_URL: must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(() => loadEnv({ RESOURCE_URL: 'ftp://example.com' })).toThrow(/RESOURCE_URL:/);
+  });
+
   it('lets a worker run up to a thousand jobs at once', () => {
     expect(loadEnv({}).WORKER_CONCURRENCY).toBe(10);
     expect(loadEnv({ WORKER_CONCURRENCY: '1000' }).WORKER_CONCURRENCY).toBe(1000);

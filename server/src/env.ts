@@ -4,6 +4,8 @@ import { z } from 'zod';
 /** The only place that reads process.env: every setting, validated once at boot. */
 const bool = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no', ''] });
 const port = z.coerce.number().int().min(0).max(65535);
+/** An address people and clients open: `localhost:3000` alone would parse as a URL of scheme `localhost:`. */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const optional = z
   .string()
   .optional()
@@ -104,9 +106,10 @@ export const ZEnv = z
     WORKER_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
     /** How often the worker numbers events and links audit entries whose writer stopped first. */
     SEQUENCER_SWEEP_MS: z.coerce.number().int().min(100).default(1_000),
-    ISSUER_URL: z.url().default('http://localhost:3001'),
-    RESOURCE_URL: z.url().default('http://localhost:3000'),
-    APP_URL: z.url().default('http://localhost:5173'),
+    /** Unset: http://localhost:<AUTH_PORT> and http://localhost:<PORT> (the transform below). */
+    ISSUER_URL: optional.pipe(httpUrl.optional()),
+    RESOURCE_URL: optional.pipe(httpUrl.optional()),
+    APP_URL: httpUrl.default('http://localhost:5173'),
     /** The WebAuthn relying party id of passkeys: APP_URL's host unless a parent domain is named. */
     PASSKEY_RP_ID: optional,
     WEB_GATEWAY: bool.default(true),
@@ -287,7 +290,13 @@ export const ZEnv = z
         message: 'is required in production (without it, sign-in links are returned to the caller)',
       });
     }
-  });
+  })
+  .transform((env) => ({
+    ...env,
+    // The processes' own addresses on this machine, on the ports they listen on.
+    ISSUER_URL: env.ISSUER_URL ?? `http://localhost:${env.AUTH_PORT}`,
+    RESOURCE_URL: env.RESOURCE_URL ?? `http://localhost:${env.PORT}`,
+  }));
 
 export type Env = z.infer<typeof ZEnv>;
 

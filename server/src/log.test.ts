@@ -37,6 +37,23 @@ describe('log lines of errors', () => {
     }
   });
 
+  it("leave out the stack of a failed system call, which is Node's own, and keep its code", () => {
+    const { log, lines } = capture();
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3000'), {
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+      port: 3000,
+    });
+    log.warn({ err: refused }, 'response errored');
+    expect(lines[0]?.err).toEqual({
+      type: 'Error',
+      message: 'connect ECONNREFUSED 127.0.0.1:3000',
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+      port: 3000,
+    });
+  });
+
   it('leave other values as they are', () => {
     const { log, lines } = capture();
     log.info({ error: 'timeout', err: { reason: 'plain object' } }, 'not errors');

@@ -21,11 +21,14 @@ export const logMixin = () => {
  * An error as a log line shows it: type, message, stack and its own fields, but not the database
  * client that node-postgres attaches to a connection's error (the job worker's pool logs those
  * under `error`): that is kilobytes of the client's internals on every line of a database outage.
+ * Nor the stack of a failed system call, which names only Node's internals.
  */
 export function errorSerializer(value: unknown): unknown {
   const serialized = pino.stdSerializers.err(value as Error) as unknown;
-  if (serialized === null || typeof serialized !== 'object' || !('client' in serialized)) return serialized;
+  if (serialized === null || typeof serialized !== 'object') return serialized;
   const { client: _client, ...rest } = serialized as Record<string, unknown>;
+  // A failed system call (a connection refused while a process restarts): its stack is Node's own.
+  if (typeof rest.syscall === 'string' && typeof rest.code === 'string') delete rest.stack;
   return rest;
 }
 

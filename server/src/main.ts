@@ -1,7 +1,8 @@
 // `pnpm start` / `pnpm start:prod`: the whole service on one machine. Opens the database
 // (embedded PostgreSQL when DATABASE_URL is unset), migrates it, then runs the authorization and
 // resource processes and the gateway (dashboard + API on APP_URL's port) as children, starts again
-// (with a back-off) a child that dies, and stops everything, database included, on SIGINT / SIGTERM.
+// (with a back-off) a child that dies once it ran, and stops everything, database included, on
+// SIGINT / SIGTERM / SIGHUP.
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +81,13 @@ async function main() {
     });
     child.once('exit', (code, signal) => {
       if (stopping) return;
+      // A process that never listened could not start (its port taken, say): its own line said
+      // why, and starting it again would only say it again. Once it has run, it is restarted.
+      if (!listening.has(kind)) {
+        log.error({ kind, code, signal }, `the ${kind} process could not start: stopping`);
+        void stop(1);
+        return;
+      }
       const failures = Date.now() - startedAt > RESTART_RESET_MS ? 0 : (restarts.get(kind) ?? 0);
       restarts.set(kind, failures + 1);
       const delay = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** failures);
@@ -91,8 +99,8 @@ async function main() {
   };
   for (const kind of kinds) start(kind);
   log.info(`starting: ${kinds.join(', ')}`);
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
+  // SIGHUP: the terminal closed. The database, in a process group of its own, is not told.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop(0));
 }
 
 main().catch((error: unknown) => {

@@ -77,7 +77,7 @@ Run <code>pnpm start</code> (it builds it) or <code>pnpm --filter @beckon/web bu
  * The one origin people open (APP_URL, port 5173 by default): the built dashboard, with /auth,
  * /oauth and /.well-known proxied to the authorization process and /api (WebSocket included),
  * /trpc, /mcp, /webhooks and the operations endpoints (/health, /ready, /metrics) to the resource
- * process. Unknown paths get the dashboard's index.html, so its
+ * process. Unknown paths get the dashboard's index.html (files excepted: a 404), so its
  * client-side routes (e.g. /verify, /invite/<code>, /items/<id>) load on refresh.
  * Several resource processes are taken in turn (UpstreamRotation: one that cannot be reached
  * sits out for a moment).
@@ -179,13 +179,21 @@ export async function buildGateway(
       : reply.headers(securityHeaders).type('text/html; charset=utf-8').send(NOT_BUILT);
   // The dashboard's own page under /auth: external sign-in lands on /auth/callback#token=….
   app.get('/auth/callback', (_request, reply) => dashboard(reply));
+  // A file the build does not have is a 404, not the page: a stale tab asking for the scripts of
+  // an earlier build would otherwise run HTML as JavaScript.
   app.setNotFoundHandler((request, reply) =>
-    request.method === 'GET'
+    request.method === 'GET' && !isFilePath(request.url)
       ? dashboard(reply)
       : reply.code(404).send({ error: 'not found', code: 'not_found' }),
   );
   return app;
 }
+
+/** A path of the build's files (its assets, or a name with an extension), never a page's. */
+const isFilePath = (url: string) => {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname.startsWith('/assets/') || /\.[a-z0-9]{1,11}$/i.test(pathname);
+};
 
 /** What the gateway tells the processes about the client, as it determined it under TRUST_PROXY. */
 const forwardedHeaders = (request: Pick<FastifyRequest, 'ip' | 'host' | 'protocol'>) => ({

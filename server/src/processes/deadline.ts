@@ -12,7 +12,7 @@ export function exitByDeadline(log: Pick<Logger, 'error'>, ms: number): void {
 }
 
 /**
- * Calls `stop` once on SIGTERM or SIGINT, and, for a process the launcher forked (server/src/main.ts),
+ * Calls `stop` once on SIGTERM, SIGINT or SIGHUP (its terminal closed), and, for a process the launcher forked (server/src/main.ts),
  * when the launcher is gone: its IPC channel closes even when it was killed with SIGKILL, and a
  * child left behind would hold its ports and keep retrying a database that stopped with it.
  */
@@ -23,8 +23,7 @@ export function stopOnSignals(stop: (reason: string) => void): void {
     stopped = true;
     stop(reason);
   };
-  process.once('SIGTERM', () => once('SIGTERM'));
-  process.once('SIGINT', () => once('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => once(signal));
   if (process.connected) process.once('disconnect', () => once('launcher gone'));
 }
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { connect as tcpConnect } from 'node:net';
+import { type AddressInfo, createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,20 +86,28 @@ describe('pnpm start (compiled)', () => {
     // The build turbo runs first and the start itself wait up to 90 s above: allow them that.
   }, 120_000);
 
-  it('stops on Ctrl-C in its terminal without an error: the database stops after the processes on it', async () => {
-    const { env, port, pgPort } = await serviceSettings('beckon-start-', dirs);
-    // The job worker's connections (RUN_WORKER, on by default) are open on the database.
-    const run = start(env, true);
-    await waitFor(`http://127.0.0.1:${port}/ready`, Date.now() + 90_000);
-    // A terminal's Ctrl-C: SIGINT to every process of the foreground group, the launcher's children
-    // included. PostgreSQL, in a group of its own, is stopped by the launcher once they are gone.
-    process.kill(-(run.child.pid as number), 'SIGINT');
-    expect(await run.exited).toBe(0);
-    // LOG_LEVEL=warn: a line in the output is a warning or an error (a connection cut under the
-    // worker while it stopped, say).
-    expect(run.output().trim()).toBe('');
-    expect(await portOpen(pgPort)).toBe(false);
-  }, 120_000);
+  // A terminal's Ctrl-C is SIGINT to every process of its foreground group, the launcher's children
+  // included; closing the terminal, SIGHUP. PostgreSQL, in a group of its own, is told by neither:
+  // the launcher stops it once the processes on it are gone.
+  it.each([
+    ['Ctrl-C is pressed in its terminal', 'SIGINT'],
+    ['its terminal closes', 'SIGHUP'],
+  ] as const)(
+    'stops when %s, without an error: the database stops after the processes on it',
+    async (_, signal) => {
+      const { env, port, pgPort } = await serviceSettings('beckon-start-', dirs);
+      // The job worker's connections (RUN_WORKER, on by default) are open on the database.
+      const run = start(env, true);
+      await waitFor(`http://127.0.0.1:${port}/ready`, Date.now() + 90_000);
+      process.kill(-(run.child.pid as number), signal);
+      expect(await run.exited).toBe(0);
+      // LOG_LEVEL=warn: a line in the output is a warning or an error (a connection cut under the
+      // worker while it stopped, say).
+      expect(run.output().trim()).toBe('');
+      expect(await portOpen(pgPort)).toBe(false);
+    },
+    120_000,
+  );
 
   it('leaves nothing behind when killed with SIGKILL: the next start on its DATA_DIR takes over', async () => {
     const { env, port, authPort, pgPort, webPort } = await serviceSettings('beckon-start-', dirs);
@@ -133,6 +141,23 @@ describe('pnpm start (compiled)', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(await portOpen(pgPort)).toBe(false);
+  }, 120_000);
+
+  it('stops, naming the port, when a process cannot listen: no restarting it forever', async () => {
+    const { env, pgPort } = await serviceSettings('beckon-start-', dirs);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = start({ ...env, PORT: String(port) });
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toContain(`cannot listen: port ${port} is in use by another process. Check PORT`);
+      expect(run.output()).toContain('the resource process could not start: stopping');
+      expect(run.output()).not.toContain('restarting it');
+      expect(await portOpen(pgPort)).toBe(false);
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 
   it('refuses to start on a wrong setting, naming the variable', async () => {

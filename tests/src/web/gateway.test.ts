@@ -71,6 +71,10 @@ describe('gateway (pnpm start on APP_URL)', () => {
       expect(response.text, page).toContain('<title>dashboard</title>');
     }
     expect((await web.post('/nowhere', {})).status).toBe(404);
+    // A file the build does not have is not the page.
+    for (const file of ['/assets/index-0ld.js', '/missing.css', '/app.js.map?v=1']) {
+      expect(await web.get(file), file).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    }
   });
 
   it('answers 503 in the API error shape while a process is down, and says when the dashboard is not built', async () => {
