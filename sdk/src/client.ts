@@ -50,15 +50,25 @@ export type Question = {
 type Kind = 'query' | 'action' | 'create';
 
 /**
- * Wraps the user's fetch so that an error answer without a JSON body (a proxy's 502 page) keeps its
- * status instead of failing as unparsable JSON.
+ * Wraps the user's fetch so that an error answer that is not tRPC's keeps its status instead of
+ * failing as unparsable: a proxy's 502 page, or an answer in the API's own error shape (a
+ * `baseUrl` of the wrong process: its 404 names the right one).
  */
 function statusPreservingFetch(base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
+    if (response.ok) return response;
     const type = response.headers.get('content-type') ?? '';
-    if (!response.ok && !type.includes('json'))
-      throw new HttpStatusError(response.status, await response.text());
+    const body: unknown = type.includes('json')
+      ? await response
+          .clone()
+          .json()
+          .catch(() => null)
+      : null;
+    // tRPC's own errors are `{error: {...}}`; the API's, `{error: "<sentence>", code, ...}`.
+    const trpcError =
+      body !== null && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'object';
+    if (!trpcError) throw new HttpStatusError(response.status, await response.text());
     return response;
   };
 }

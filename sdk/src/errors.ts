@@ -111,6 +111,17 @@ export const isAbort = (error: unknown) =>
 
 type ErrorData = { httpStatus?: unknown; body?: unknown };
 
+/** The text of an answer as an error body of the API (`{error: "<sentence>", ...}`), if it is one. */
+function apiErrorBody(text: string): ErrorBody | null {
+  try {
+    const body: unknown = JSON.parse(text);
+    const isBody = body !== null && typeof body === 'object' && typeof (body as ErrorBody).error === 'string';
+    return isBody ? (body as ErrorBody) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Any failure of a call as a BeckonError. The server's tRPC errors carry the REST status and body in
  * `data.httpStatus` / `data.body`; an abort is returned as is (the caller asked for it).
@@ -127,11 +138,8 @@ export function toBeckonError(error: unknown): Error {
     return toBeckonError(error.cause ?? new NetworkError(0, { error: error.message }));
   }
   if (error instanceof HttpStatusError) {
-    return errorFromStatus(
-      error.status,
-      { error: error.text.slice(0, 200) || `HTTP ${error.status}` },
-      error,
-    );
+    const body = apiErrorBody(error.text) ?? { error: error.text.slice(0, 200) || `HTTP ${error.status}` };
+    return errorFromStatus(error.status, body, error);
   }
   let message = error instanceof Error ? error.message : String(error);
   // Node's fetch hides the reason (ECONNREFUSED, ENOTFOUND...) in its cause.

@@ -65,6 +65,10 @@ export function describeError(error: unknown, url: string): string {
   }
   if (error instanceof NetworkError)
     return `cannot reach ${url}: ${error.message.replace(/^network error: /, '')}`;
-  if (error instanceof BeckonError) return `${error.message} (${error.status})`;
+  if (error instanceof BeckonError) {
+    // A hint says where the request should have gone (BECKON_URL on the wrong process, say).
+    const { hint } = error.body;
+    return `${error.message} (${error.status})${typeof hint === 'string' ? `: ${hint}` : ''}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }

@@ -209,6 +209,11 @@ describe('beckon CLI', () => {
     const usage = await beckon(['ask', 'No form']);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain('ask needs a form');
+
+    // BECKON_URL on the authorization process: its 404 names the process to use.
+    const elsewhere = await beckon(['list'], { BECKON_URL: server.auth.baseUrl });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toMatch(/^beckon: not found \(404\): .*resource process/);
   });
 });
 
