@@ -86,7 +86,7 @@ export const SERVER_ENV = {
   WORKER_CONCURRENCY: '50',
   ALLOW_PRIVATE_DESTINATIONS: 'true',
   // DATABASE_POOL_MAX stays the default (10). On two cores a larger pool is slower: at 20, item
-  // creation ran a quarter slower, its sessions waiting on one another for the WAL (docs/benchmarks.md).
+  // creation ran about 10 % slower, its sessions waiting on one another for the WAL (docs/benchmarks.md).
   // One session floods the API on purpose here: the limit is counted (its cost is measured) but
   // set out of reach. Leave RATE_LIMIT_ENABLED on, or the figures would hide that cost.
   RATE_LIMIT_API: '1000000000/1m',
