@@ -98,7 +98,11 @@ export async function creationCostAgainstPgbench(
   ];
 }
 
-/** Creation at one connection, sharing nothing with other requests: its rate and CPU a creation. */
+/**
+ * The CPU a creation takes with one connection, nothing shared with other requests: each has its
+ * own sequencer run, commit and wake-ups, which fifty connections share (their figure is the CPU
+ * in cores of the rounds over their rate).
+ */
 export async function creationCpuAlone(
   server: { url: string; pid?: number },
   token: string,

@@ -225,11 +225,6 @@ try {
   await database.stop();
 }
 
-/**
- * The CPU a creation takes with one connection, nothing shared with other requests: each has its
- * own sequencer run, commit and wake-ups, which fifty connections share (their figure is the CPU
- * in cores above over the rate of the rounds).
- */
 /** `sustained [--minutes N] [--streams N] [--rate N]`: the mixed load held for minutes (bench/sustained.ts). */
 async function sustained(): Promise<string> {
   const { values } = parseArgs({

@@ -73,9 +73,12 @@ const asset = (name: string) => {
 };
 
 export function registerDocsPage(app: FastifyInstance): void {
-  app.get('/api/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).send(PAGE),
-  );
+  // With or without the trailing slash people type (the assets' paths are absolute).
+  for (const url of ['/api/docs', '/api/docs/']) {
+    app.get(url, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).send(PAGE),
+    );
+  }
   app.get('/api/docs/init.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(INIT),
   );

@@ -41,6 +41,7 @@ export async function alreadyAttempted(
 
 const hostOf = (url: string) => URL.parse(url)?.host ?? null;
 
+/** Logged with a delivery refused for its address: the setting that allows it. */
 export const PRIVATE_DESTINATION_HINT =
   'ALLOW_PRIVATE_DESTINATIONS=true lets deliveries reach private and loopback addresses (development and tests only)';
 

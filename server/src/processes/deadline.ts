@@ -12,9 +12,10 @@ export function exitByDeadline(log: Pick<Logger, 'error'>, ms: number): void {
 }
 
 /**
- * Calls `stop` once on SIGTERM, SIGINT or SIGHUP (its terminal closed), and, for a process the launcher forked (server/src/main.ts),
- * when the launcher is gone: its IPC channel closes even when it was killed with SIGKILL, and a
- * child left behind would hold its ports and keep retrying a database that stopped with it.
+ * Calls `stop` once on SIGTERM, SIGINT or SIGHUP (its terminal closed), and, for a process the
+ * launcher forked (server/src/main.ts), when the launcher is gone: its IPC channel closes even
+ * when it was killed with SIGKILL, and a child left behind would hold its ports and keep retrying
+ * a database that stopped with it.
  */
 export function stopOnSignals(stop: (reason: string) => void): void {
   let stopped = false;

@@ -147,6 +147,7 @@ describe('the API reference page (/api/docs)', () => {
     const page = await server.resource.get('/api/docs');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect((await server.resource.get('/api/docs/')).text).toBe(page.text);
     expect(page.text).not.toMatch(/https?:\/\//);
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
