@@ -1,7 +1,7 @@
 import { createItems, NEW_ITEM } from './items';
 import { type Figures, load } from './lib';
 import { alternate, median, percent, type Rounds, warmUp } from './rounds';
-import { measuringCpu } from './where-time-goes';
+import { cpuPerOperation } from './where-time-goes';
 
 const MCP_HEADERS = (key: string, protocol = '2025-03-26') => ({
   authorization: `Bearer ${key}`,
@@ -127,9 +127,8 @@ export async function cpuAtEqualLoad(
   seconds: number,
 ) {
   const perCall = async (run: () => Promise<Figures>) => {
-    const used = new Map<string, number>();
-    const figures = await measuringCpu(pid, used, run);
-    return (used.get('server') ?? 0) / Math.max(1, figures.requests ?? 0);
+    const { ms } = await cpuPerOperation(pid, ['server'], async () => (await run()).requests ?? 0);
+    return ms[0]![1];
   };
   const cpu = await alternate(
     rounds,

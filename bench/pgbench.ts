@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createItems } from './items';
 import type { Figures } from './lib';
 import { alternate, percent } from './rounds';
-import { measuringCpu } from './where-time-goes';
+import { cpuPerOperation, measuringCpu } from './where-time-goes';
 
 /**
  * pgbench's built-in TPC-B-like script against the same PostgreSQL, same client count (at `rate`
@@ -41,16 +41,14 @@ const EQUAL_RATE = Number(process.env.BENCH_CREATE_RATE ?? 600);
 
 type Cost = { total: number; parts: Array<[string, number]>; rate: number };
 
-/** The machine's CPU (ms) an operation, by group of processes, over one measured run of `count` operations. */
+/** The machine's CPU (ms) an operation, by group of processes, over one measured run. */
 async function costOf(
   pid: number | undefined,
   groups: string[],
   run: () => Promise<number>,
   seconds: number,
 ) {
-  const used = new Map<string, number>();
-  const count = Math.max(1, await measuringCpu(pid, used, run));
-  const parts = groups.map((group): [string, number] => [group, (used.get(group) ?? 0) / count]);
+  const { count, ms: parts } = await cpuPerOperation(pid, groups, run);
   return { total: parts.reduce((sum, [, ms]) => sum + ms, 0), parts, rate: Math.round(count / seconds) };
 }
 

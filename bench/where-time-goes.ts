@@ -57,6 +57,20 @@ export async function measuringCpu<T>(
 }
 
 /**
+ * Runs `run`, which answers how many operations it made, and gives the milliseconds of CPU each of
+ * `groups` (groupOf's names) took an operation, in the order named.
+ */
+export async function cpuPerOperation(
+  serverPid: number | undefined,
+  groups: readonly string[],
+  run: () => Promise<number>,
+) {
+  const used = new Map<string, number>();
+  const count = Math.max(1, await measuringCpu(serverPid, used, run));
+  return { count, ms: groups.map((group): [string, number] => [group, (used.get(group) ?? 0) / count]) };
+}
+
+/**
  * Where the time of a measured load goes: what PostgreSQL's busy sessions wait on (sampled from
  * `pg_stat_activity` every 20 ms) and how the machine's CPU is shared between the database, the
  * benchmarked server and the load generator (this process), from /proc. One sampler collects over
